@@ -1,0 +1,5 @@
+"""Allow ``python -m pbem``."""
+
+from pbem.cli import main
+
+main()
