@@ -1,0 +1,68 @@
+"""Running a case: adjudicate its orders on its position and report the outcome (cases.md, The outcome)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.cases.compare import differences
+from pbem.cases.load import LoadedCase
+from pbem.engine.adjudicator import adjudicate
+from pbem.engine.dice import DiceExhausted, FixedDice
+from pbem.engine.placement import Placement
+from pbem.engine.victory import has_line_of_communications
+from pbem.model.common import ELIMINATED, OFFMAP
+from pbem.model.state import GameState
+
+
+def _unit_states(state: GameState) -> dict[str, dict]:
+    out = {}
+    for unit in state.units:
+        where = state.locations.get(unit.id, ELIMINATED)
+        out[unit.id] = {"eliminated": True} if where == ELIMINATED else {"hex": where}
+    return out
+
+
+def _queries(loaded: LoadedCase, state: GameState) -> dict[str, dict]:
+    queries = loaded.case.queries
+    if queries is None:
+        return {}
+    units = state.unit_index()
+    placement = Placement(units, state.locations)
+    answers: dict[str, dict] = {}
+    if queries.loc:
+        answers["loc"] = {u: (u in units and has_line_of_communications(loaded.board, placement, u)) for u in queries.loc}
+    if queries.unit_vp:
+        answers["unit_vp"] = {u: (units[u].combat_value if u in units else None) for u in queries.unit_vp}
+    return answers
+
+
+def run_case(loaded: LoadedCase) -> dict[str, Any]:
+    """The outcome of one case, with ``passed`` (and ``differences`` when it failed)."""
+    case = loaded.case
+    start = case.game_state()
+    outcome: dict[str, Any] = {"case": case.case}
+    try:
+        result = adjudicate(loaded.board, case.ruleset, start, case.orders, FixedDice(case.dice), case.defense)
+    except DiceExhausted as exc:
+        outcome.update({"valid": None, "error": f"not enough dice: {exc}", "passed": False if case.expect is not None else None})
+        return outcome
+    state = result.state
+    outcome.update(
+        {
+            "valid": result.valid,
+            "errors": [p.as_dict() for p in result.problems],
+            "combats": [c.as_dict() for c in result.combats],
+            "units": _unit_states(state),
+            "dice_used": result.dice_used,
+            "queries": _queries(loaded, state),
+            "events": list(result.events),
+        }
+    )
+    if case.expect is None:
+        outcome["passed"] = None
+    else:
+        diffs = differences(case.expect, outcome)
+        outcome["passed"] = not diffs
+        if diffs:
+            outcome["differences"] = diffs
+    return outcome

@@ -1,0 +1,203 @@
+"""Checking the phasing player's attacks before any die is rolled.
+
+Attacks are judged on the position at the start of the combat phase (I9):
+who may attack whom (7.14, 7.15, 7.23, 8.11-8.13, 8.32), who must attack and
+be attacked (7.11, 7.12, 7.21, 8.31, 12.22), Ground Support (9.1, I13) and
+Banzai (10.0, I14).  Which rule a faulty attack breaks follows I18.  Every
+problem is reported, not only the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.engine import hexes
+from pbem.engine.placement import Placement
+from pbem.engine.problems import Problem
+from pbem.model.common import Side
+from pbem.model.orders import Attack
+from pbem.model.ruleset import Ruleset
+from pbem.model.units import Unit
+
+BANZAI_KINDS = ("infantry", "engineer")
+
+
+@dataclass
+class _Tally:
+    """What the attacks so far have used, for the checks across attacks."""
+
+    attacker_in: dict[str, int] = field(default_factory=dict)
+    defender_in: dict[str, int] = field(default_factory=dict)
+    adjacent_attackers: set[str] = field(default_factory=set)
+    listed: set[str] = field(default_factory=set)
+    gsp: int = 0
+
+
+def _adjacent_to(placement: Placement, unit_id: str, others: list[str]) -> list[str]:
+    here = placement.where(unit_id)
+    return [o for o in others if hexes.adjacent(here, placement.where(o))]
+
+
+class _AttackChecker:
+    def __init__(self, ruleset: Ruleset, units: dict[str, Unit], placement: Placement, phasing: Side) -> None:
+        self.ruleset = ruleset
+        self.units = units
+        self.placement = placement
+        self.phasing = phasing
+        self.tally = _Tally()
+        self.problems: list[Problem] = []
+
+    def add(self, rule: str, unit: str | None, message: str) -> None:
+        self.problems.append(Problem(rule, unit, message))
+
+    # -- one attack --------------------------------------------------------------
+    def check(self, index: int, attack: Attack) -> None:
+        tag = f"attack {index}"
+        defenders = self._defenders(index, tag, attack)
+        adjacent, barraging = self._attackers(index, tag, attack, defenders)
+        if not attack.attackers and not attack.barrage:
+            if attack.gsp == 0:
+                self.add("7.0", None, f"{tag} has no attacking units and no Ground Support Points.")
+            elif self.ruleset.dg:
+                self.add("9.1", None, f"{tag} uses Ground Support Points alone; in the dg-2009 edition they only add to an attack by at least one unit.")
+        if not adjacent and defenders and len({self.placement.where(d) for d in defenders}) > 1:
+            self.add("8.13", None, f"{tag} barrages more than one hex; without units attacking from adjacent hexes a barrage strikes a single hex.")
+        self.tally.gsp += attack.gsp
+        self._banzai(tag, attack, adjacent)
+        self._after_combat_orders(tag, attack, adjacent, barraging, defenders)
+
+    def _defenders(self, index: int, tag: str, attack: Attack) -> list[str]:
+        ok = []
+        for d in attack.defenders:
+            unit = self.units.get(d)
+            if unit is None:
+                self.add("7.0", d, f"{tag}: there is no unit '{d}' in this game.")
+            elif unit.side == self.phasing:
+                self.add("7.0", d, f"{tag}: {d} is one of your own units; only enemy units are attacked.")
+            elif not self.placement.on_map(d):
+                self.add("7.0", d, f"{tag}: {d} is not on the map.")
+            elif d in self.tally.defender_in:
+                self.add("7.14", d, f"{d} is attacked in attack {self.tally.defender_in[d]} and again in {tag}; no unit may be attacked twice in a Combat Phase.")
+            else:
+                self.tally.defender_in[d] = index
+                ok.append(d)
+        return ok
+
+    def _attackers(self, index: int, tag: str, attack: Attack, defenders: list[str]) -> tuple[list[str], list[str]]:
+        """Sort the listed units into adjacent attackers and barraging artillery."""
+        adjacent: list[str] = []
+        barraging: list[str] = []
+        for a in attack.attackers + attack.barrage:
+            unit = self.units.get(a)
+            if unit is None:
+                self.add("7.0", a, f"{tag}: there is no unit '{a}' in this game.")
+                continue
+            if unit.side != self.phasing:
+                self.add("7.0", a, f"{tag}: {a} is an enemy unit; only {self.phasing} units attack in this Combat Phase.")
+                continue
+            if not self.placement.on_map(a):
+                self.add("7.0", a, f"{tag}: {a} is not on the map.")
+                continue
+            if a in self.tally.attacker_in:
+                self.add("7.14", a, f"{a} attacks in attack {self.tally.attacker_in[a]} and again in {tag}; no unit may attack twice in a Combat Phase.")
+                continue
+            self.tally.attacker_in[a] = index
+            self.tally.listed.add(a)
+            if not defenders:
+                continue
+            touching = _adjacent_to(self.placement, a, defenders)
+            if unit.is_artillery:
+                if touching and len(touching) < len(defenders):
+                    far = [d for d in defenders if d not in touching]
+                    self.add("8.32", a, f"{tag}: artillery {a} attacks from an adjacent hex, so it may not attack {', '.join(far)}, which it does not touch.")
+                if touching:
+                    adjacent.append(a)
+                    self.tally.adjacent_attackers.add(a)
+                else:
+                    here = self.placement.where(a)
+                    nearest = min(hexes.distance(here, self.placement.where(d)) for d in defenders)
+                    if nearest > unit.range:
+                        self.add("8.11", a, f"{tag}: artillery {a} has range {unit.range}, and its target is {nearest} hexes away (8.12).")
+                    barraging.append(a)
+            else:
+                if not touching:
+                    self.add("7.15", a, f"{tag}: {a} is not adjacent to {', '.join(defenders)}; only artillery attacks from a distance.")
+                elif len(touching) < len(defenders):
+                    far = [d for d in defenders if d not in touching]
+                    self.add("7.23", a, f"{tag}: {a} is not adjacent to {', '.join(far)}; in one combat every attacking unit must touch every defender.")
+                else:
+                    adjacent.append(a)
+                    self.tally.adjacent_attackers.add(a)
+        return adjacent, barraging
+
+    def _banzai(self, tag: str, attack: Attack, adjacent: list[str]) -> None:
+        if not attack.banzai:
+            return
+        if self.phasing != "JP":
+            self.add("10.0", None, f"{tag}: only the Japanese player may declare a Banzai attack.")
+            return
+        if not any(self.units[a].kind in BANZAI_KINDS for a in adjacent):
+            self.add("10.0", None, f"{tag}: a Banzai attack needs at least one adjacent Japanese infantry or engineer unit.")
+
+    def _after_combat_orders(self, tag: str, attack: Attack, adjacent: list[str], barraging: list[str], defenders: list[str]) -> None:
+        for entry in attack.advance:
+            if entry.unit in barraging:
+                self.add("7.94", entry.unit, f"{tag}: {entry.unit} barrages from a distance, and non-adjacent artillery never advances after combat.")
+            elif entry.unit not in adjacent:
+                self.add("7.94", entry.unit, f"{tag}: {entry.unit} may advance only if it attacks in this combat from an adjacent hex.")
+            if entry.follow is not None and entry.follow not in attack.defenders:
+                self.add("7.95", entry.unit, f"{tag}: {entry.unit} would follow {entry.follow}, which is not a defender of this attack.")
+        for route in attack.retreats:
+            if route.unit not in adjacent:
+                self.add("7.7", route.unit, f"{tag}: a retreat route is given for {route.unit}, which does not attack from an adjacent hex here.")
+        if attack.banzai and not self.ruleset.dg:
+            for unit_id in attack.banzai_losses:
+                if unit_id in barraging:
+                    self.add("10.13", unit_id, f"{tag}: barraging artillery {unit_id} may not be given up for Banzai losses.")
+                elif unit_id not in attack.attackers:
+                    self.add("10.12", unit_id, f"{tag}: {unit_id} is not one of this attack's attackers, so it cannot be given up for Banzai losses.")
+
+    # -- across all attacks ------------------------------------------------------
+    def check_obligations(self, gsp_available: int, arrived_in_zoc: frozenset[str]) -> None:
+        if self.tally.gsp > gsp_available:
+            self.add("9.1", None, f"the attacks use {self.tally.gsp} Ground Support Points; only {gsp_available} are left this Game-Turn.")
+        for p in self.placement.units_of(self.phasing):
+            enemies = self.placement.adjacent_enemies(self.placement.where(p), self.phasing)
+            if not enemies:
+                continue
+            unit = self.units[p]
+            if unit.is_artillery:
+                if p not in self.tally.adjacent_attackers:
+                    self.add("8.31", p, f"artillery {p} is adjacent to {', '.join(enemies)} and must attack an adjacent enemy unit.")
+            elif p not in self.tally.listed:
+                self.add("7.12", p, f"{p} ended its movement next to {', '.join(enemies)} and must attack.")
+                if p in arrived_in_zoc:
+                    self.add("12.22", p, f"{p} arrived in an enemy zone of control and must attack a unit it is adjacent to.")
+        enemy_side = "JP" if self.phasing == "US" else "US"
+        for e in self.placement.units_of(enemy_side):
+            if e in self.tally.defender_in:
+                continue
+            neighbours = self.placement.adjacent_enemies(self.placement.where(e), enemy_side)
+            if not neighbours:
+                continue
+            self.add("7.11", e, f"{e} is adjacent to {', '.join(neighbours)} and must be attacked.")
+            busy = [p for p in neighbours if p in self.tally.listed]
+            if busy:
+                self.add("7.21", e, f"{', '.join(busy)} attack elsewhere but are also adjacent to {e}, which no attack engages.")
+
+
+def check_attacks(
+    ruleset: Ruleset,
+    units: dict[str, Unit],
+    placement: Placement,
+    phasing: Side,
+    gsp_available: int,
+    attacks: list[Attack],
+    arrived_in_zoc: frozenset[str] = frozenset(),
+) -> list[Problem]:
+    """Every problem with ``attacks`` on the position at the start of the combat phase."""
+    checker = _AttackChecker(ruleset, units, placement, phasing)
+    for index, attack in enumerate(attacks, 1):
+        checker.check(index, attack)
+    checker.check_obligations(gsp_available, arrived_in_zoc)
+    return checker.problems

@@ -1,0 +1,138 @@
+"""A map compiled for fast questions: is this hex on the board, what does entering it cost.
+
+:class:`Board` is built once from a :class:`~pbem.model.map.MapSpec` and is
+immutable.  It checks the map's own consistency (hexsides join adjacent
+hexes, every terrain is in the key) and raises :class:`MapInconsistent` with
+the offending field, which loaders turn into a one-line error naming the file.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cached_property
+
+from pbem.engine import hexes
+from pbem.engine.hexes import Hex
+from pbem.engine.terrain import ROAD_COST, TRAIL_COST, Terrain, resolve_key
+from pbem.model.map import MapSpec
+
+
+class MapInconsistent(ValueError):
+    """The map data contradicts itself; ``field`` says where."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def _sides(pairs: list[list[str]], field: str) -> frozenset[frozenset[Hex]]:
+    sides = set()
+    for i, (a, b) in enumerate(pairs):
+        if not hexes.adjacent(a, b):
+            raise MapInconsistent(f"{field}[{i}]", f"{a} and {b} are not adjacent, so they share no hexside")
+        sides.add(hexes.hexside(a, b))
+    return frozenset(sides)
+
+
+def _chains(chains: list[list[str]], field: str) -> tuple[frozenset[frozenset[Hex]], frozenset[Hex]]:
+    sides, members = set(), set()
+    for i, chain in enumerate(chains):
+        for j in range(len(chain) - 1):
+            a, b = chain[j], chain[j + 1]
+            if not hexes.adjacent(a, b):
+                raise MapInconsistent(f"{field}[{i}][{j + 1}]", f"{a} and {b} are not adjacent, so no road or trail joins them")
+            sides.add(hexes.hexside(a, b))
+        members.update(chain)
+    return frozenset(sides), frozenset(members)
+
+
+class Board:
+    """The playing area and its terrain key, ready for movement and combat questions."""
+
+    def __init__(self, spec: MapSpec) -> None:
+        self.spec = spec
+        self.cols = spec.cols
+        self.rows = spec.rows
+        self.terrains, self.river_cost = resolve_key(spec.key)
+        for hex_id, name in spec.terrain.items():
+            if name not in self.terrains:
+                raise MapInconsistent(f"map.terrain.{hex_id}", f"terrain '{name}' is not in the terrain key; add it to map.key")
+        self._terrain_of = dict(spec.terrain)
+        self.sea = frozenset(spec.sea)
+        self.rivers = _sides(spec.rivers, "map.rivers")
+        self.prohibited = _sides(spec.prohibited, "map.prohibited")
+        self.road_sides, self.road_hexes = _chains(spec.roads, "map.roads")
+        self.trail_sides, self.trail_hexes = _chains(spec.trails, "map.trails")
+        self.beaches = frozenset(spec.beaches)
+        self.edges = frozenset(spec.edges)
+        self.places = dict(spec.places)
+        for field in ("terrain", "sea", "beaches", "edges"):
+            for hex_id in getattr(spec, field):
+                if not self.on_board(hex_id):
+                    raise MapInconsistent(f"map.{field}", f"hex {hex_id} is off the {self.cols}x{self.rows} board")
+
+    # -- where things are -------------------------------------------------
+    def on_board(self, hex_id: Hex) -> bool:
+        """True for a hex from 0101 to cols,rows (cases.md: nothing exists off it)."""
+        if not hexes.is_hex_id(hex_id):
+            return False
+        col, row = hexes.parse(hex_id)
+        return col <= self.cols and row <= self.rows
+
+    def land(self, hex_id: Hex) -> bool:
+        """On the board and not all-sea: a hex a unit may stand in."""
+        return self.on_board(hex_id) and hex_id not in self.sea
+
+    def neighbours(self, hex_id: Hex) -> tuple[Hex, ...]:
+        """Neighbours on the board (sea included)."""
+        return tuple(h for h in hexes.neighbours(hex_id) if self.on_board(h))
+
+    @cached_property
+    def all_hexes(self) -> tuple[Hex, ...]:
+        return tuple(hexes.hex_id(c, r) for c in range(1, self.cols + 1) for r in range(1, self.rows + 1))
+
+    # -- terrain ------------------------------------------------------------
+    def terrain(self, hex_id: Hex) -> Terrain:
+        return self.terrains[self._terrain_of.get(hex_id, "clear")]
+
+    def rough_or_mountain(self, hex_id: Hex) -> bool:
+        """Leyte 14.1 and I15 ask this of a unit's hex."""
+        return self.terrain(hex_id).rough_or_mountain
+
+    # -- hexsides -------------------------------------------------------------
+    def river_between(self, a: Hex, b: Hex) -> bool:
+        return hexes.hexside(a, b) in self.rivers
+
+    def road_between(self, a: Hex, b: Hex) -> bool:
+        return hexes.hexside(a, b) in self.road_sides
+
+    def trail_between(self, a: Hex, b: Hex) -> bool:
+        return hexes.hexside(a, b) in self.trail_sides
+
+    def prohibited_between(self, a: Hex, b: Hex) -> bool:
+        return hexes.hexside(a, b) in self.prohibited
+
+    def passable(self, a: Hex, b: Hex) -> bool:
+        """A step from ``a`` to adjacent ``b`` that stays on land and crosses no prohibited hexside."""
+        return self.land(b) and not self.prohibited_between(a, b)
+
+    def step_cost(self, a: Hex, b: Hex) -> Fraction:
+        """MP to move from ``a`` into adjacent ``b`` (5.21-5.23, I11).
+
+        Road hex to road hex across a road hexside costs ½ in all; trail to
+        trail across a trail hexside 1 in all; otherwise the hex's terrain cost
+        plus the river cost when a river hexside is crossed.
+        """
+        if self.road_between(a, b):
+            return ROAD_COST
+        if self.trail_between(a, b):
+            return TRAIL_COST
+        cost = self.terrain(b).cost
+        if self.river_between(a, b):
+            cost += self.river_cost
+        return cost
+
+    def armor_may_enter(self, a: Hex, b: Hex) -> bool:
+        """Armor enters only clear and town hexes, or any hex along a road or trail (5.25)."""
+        return self.terrain(b).armor or self.road_between(a, b) or self.trail_between(a, b)

@@ -1,0 +1,202 @@
+"""The Combat Phase: attacks resolved one after another, in the order listed (I9).
+
+For each attack: cancel it if a defender has left its hex or no listed
+attacker may still attack (7.83, I9); otherwise work out the figures
+(:mod:`~pbem.engine.engagement`), let FPF be given (:mod:`~pbem.engine.fpf`),
+roll one die, read the Integrated CRT (7.61), and apply the result with its
+modifications — artillery-only attacks (8.15, I5), Japanese tenacity (Leyte
+14.1, I15) — then retreats and displacement (7.7, 7.8), Banzai losses (10.0)
+and advances (7.9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.engine import advance, crt, events
+from pbem.engine.banzai import banzai_losses
+from pbem.engine.engagement import Engagement, cancellation, engage, tenacity_applies
+from pbem.engine.fpf import allot
+from pbem.engine.hexes import Hex
+from pbem.engine.phase_state import CombatPhaseState
+from pbem.engine.retreat import PLAYER, SYSTEM, RetreatFinder
+from pbem.model.orders import Attack, Route
+
+
+@dataclass(frozen=True)
+class CombatRecord:
+    """One line of the outcome's ``combats`` list (cases.md, The outcome)."""
+
+    index: int
+    status: str
+    attack: int | None = None
+    defense: int | None = None
+    differential: int | None = None
+    terrain: str | None = None
+    column: str | None = None
+    die: int | None = None
+    result: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        if self.status == "cancelled":
+            return {"index": self.index, "status": self.status}
+        return {
+            "index": self.index,
+            "status": self.status,
+            "attack": self.attack,
+            "defense": self.defense,
+            "differential": self.differential,
+            "terrain": self.terrain,
+            "column": self.column,
+            "die": self.die,
+            "result": self.result,
+        }
+
+
+def _route_for(routes: list[Route] | None, unit_id: str) -> list[Hex] | None:
+    for route in routes or []:
+        if route.unit == unit_id:
+            return list(route.path)
+    return None
+
+
+def _retreat(state: CombatPhaseState, unit_id: str, n: int, choice: list[Hex] | None) -> tuple[Hex, ...]:
+    """Retreat one unit ``n`` hexes; return its Path of Retreat (I8)."""
+    plan = RetreatFinder(state.board, state.placement).plan(unit_id, n, choice)
+    for d in plan.displacements:
+        state.placement.move(d.unit, d.to)
+        state.displaced.add(d.unit)
+        state.events.append(events.displaced(d.unit, d.start, d.to, d.by))
+    state.events.append(events.retreated(unit_id, plan.start, list(plan.path), plan.eliminated, plan.chosen_by))
+    state.adverse.add(unit_id)
+    if plan.eliminated:
+        state.placement.eliminate(unit_id)
+        state.events.append(events.eliminated(unit_id, plan.final, "retreat blocked (7.74)"))
+    else:
+        state.placement.move(unit_id, plan.final)
+        state.moved.add(unit_id)
+    return plan.path_of_retreat
+
+
+def _eliminate_in_place(state: CombatPhaseState, unit_id: str, cause: str) -> tuple[Hex, ...]:
+    here = state.placement.where(unit_id)
+    state.placement.eliminate(unit_id)
+    state.adverse.add(unit_id)
+    state.events.append(events.eliminated(unit_id, here, cause))
+    return (here,)
+
+
+def _apply_defender_result(state: CombatPhaseState, e: Engagement, result: str) -> dict[str, tuple[Hex, ...]]:
+    paths: dict[str, tuple[Hex, ...]] = {}
+    if result == "De":
+        for d in e.defenders:
+            paths[d] = _eliminate_in_place(state, d, "De")
+        return paths
+    hexes_due = crt.retreat_hexes(result)
+    if e.artillery_only and hexes_due == 1:
+        for d in e.defenders:
+            state.events.append(events.result_modified(e.index, d, "8.15", result, "no effect"))
+        return paths
+    for d in e.defenders:
+        n = hexes_due
+        if tenacity_applies(state, d):
+            n -= 1
+            state.events.append(events.result_modified(e.index, d, "14.1", result, f"retreats {n}" if n else "no effect"))
+        if n <= 0:
+            continue
+        state.forced_to_retreat.add(d)
+        paths[d] = _retreat(state, d, n, _route_for(state.defense.retreats, d))
+    return paths
+
+
+def _apply_attacker_result(state: CombatPhaseState, e: Engagement, result: str) -> dict[str, tuple[Hex, ...]]:
+    paths: dict[str, tuple[Hex, ...]] = {}
+    if result == "Ae":
+        for a in e.adjacent:
+            paths[a] = _eliminate_in_place(state, a, "Ae")
+        return paths
+    hexes_due = crt.retreat_hexes(result)
+    for a in e.adjacent:
+        n = hexes_due
+        if tenacity_applies(state, a):
+            n -= 1
+            state.events.append(events.result_modified(e.index, a, "14.1", result, f"retreats {n}" if n else "no effect"))
+        if n <= 0:
+            continue
+        paths[a] = _retreat(state, a, n, _route_for(e.attack.retreats, a))
+    return paths
+
+
+def _purpose(e: Engagement, differential: int, column: crt.Column) -> str:
+    return (
+        f"combat {e.index}: {'+'.join(e.adjacent + e.barraging) or 'ground support'} "
+        f"against {'+'.join(e.defenders)}, {differential:+d} on the {column.line} line"
+    )
+
+
+def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: list[tuple[int, Attack]]) -> CombatRecord:
+    """Resolve one attack on the current position and apply everything that follows from it."""
+    reason = cancellation(state, attack)
+    if reason:
+        state.events.append(events.combat_cancelled(index, reason))
+        return CombatRecord(index, "cancelled")
+    e = engage(state, index, attack)
+    upcoming = [engage(state, j, a) for j, a in later if cancellation(state, a) is None]
+    fpf = allot(state, e, upcoming)
+    state.gsp_left[state.phasing] = state.gsp_left.get(state.phasing, 0) - attack.gsp
+    defense = e.base_defense + fpf.strength(state)
+    differential = e.attack_strength - defense
+    column = crt.column(e.line, differential)
+    die = state.roll(_purpose(e, differential, column))
+    result = crt.result(column, die)
+    state.fired.update(u for u in e.adjacent + e.barraging if state.units[u].is_artillery)
+    state.events.append({
+        "type": "combat", "index": index, "attackers": list(e.adjacent), "barrage": list(e.barraging),
+        "gsp": attack.gsp, "defenders": list(e.defenders), "banzai": e.banzai,
+        "attack": e.attack_strength, "defense": defense, "differential": differential,
+        "terrain": e.line, "column": column.label, "die": die, "result": result,
+    })
+
+    if result.startswith("D"):
+        paths = _apply_defender_result(state, e, result)
+        lost = _banzai(state, e)
+        winners = [u for u in e.adjacent if u not in lost]
+        advance.carry_out(state, list(attack.advance), winners, paths, list(e.defenders), PLAYER)
+    elif result.startswith("A"):
+        if e.artillery_only and state.ruleset.dg:
+            for a in e.adjacent:
+                state.events.append(events.result_modified(index, a, "8.15", result, "no effect"))
+            paths = {}
+        else:
+            paths = _apply_attacker_result(state, e, result)
+        lost = _banzai(state, e)
+        for u in lost:
+            paths.pop(u, None)
+        _defender_advance(state, e, paths)
+    else:
+        _banzai(state, e)
+    return CombatRecord(index, "resolved", e.attack_strength, defense, differential, e.line, column.label, die, result)
+
+
+def _banzai(state: CombatPhaseState, e: Engagement) -> list[str]:
+    if not e.banzai:
+        return []
+    lost = banzai_losses(state, e)
+    for u in lost:
+        _eliminate_in_place(state, u, "Banzai loss (10.0)")
+    return lost
+
+
+def _defender_advance(state: CombatPhaseState, e: Engagement, paths: dict[str, tuple[Hex, ...]]) -> None:
+    """7.91 after an A-result: the defenders' standing choice, else no advance (docs/policies.md)."""
+    if state.defense.advances is None or not paths:
+        return
+    winners = [d for d in e.defenders if state.placement.on_map(d)]
+    advance.carry_out(state, list(state.defense.advances), winners, paths, list(e.adjacent), PLAYER)
+
+
+def resolve_combat_phase(state: CombatPhaseState, attacks: list[Attack]) -> list[CombatRecord]:
+    """Resolve every attack in order; ``state`` ends holding the position after the phase."""
+    numbered = list(enumerate(attacks, 1))
+    return [resolve_attack(state, i, a, numbered[i:]) for i, a in numbered]

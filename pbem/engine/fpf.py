@@ -1,0 +1,201 @@
+"""Final Protective Fire (8.4) and Ground Support given as FPF (9.0), with Leyte's limits (13.1).
+
+Who may fire (I12): a non-phasing artillery unit, once per enemy combat
+phase, at a defender within its range, when at that moment it is not
+adjacent to an enemy unit, has not been displaced, was not made to retreat
+as a defender earlier this phase, and did not suffer a combat result in the
+previous combat phase (``no_fpf``).  No FPF at all against an attack made
+only by artillery and/or Ground Support (8.45).  Under Leyte, one artillery
+unit per attacked hex (13.11) and never Ground Support as FPF (13.13).
+
+Who decides: the defending player's standing choices (the ``defense``
+block) when written down, entry by entry in order, an illegal entry dropped
+without using up its artillery; else the system's policy
+(docs/policies.md): FPF goes where it improves the defender's expected
+result most, looking at this attack and those still to come.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.engine import crt, events, hexes
+from pbem.engine.engagement import Engagement, tenacity_applies
+from pbem.engine.phase_state import CombatPhaseState
+from pbem.engine.retreat import PLAYER, SYSTEM
+
+# How good each table entry is for the defender, for weighing FPF.
+_DEFENDER_VALUE = {"De": -6, "D3": -3, "D2": -2, "D1": -1, "-": 0, "A1": 1, "A2": 2, "A3": 3, "Ae": 6}
+
+
+@dataclass
+class FpfAllotment:
+    """FPF given to one combat: artillery (unit, defender) pairs and GSP points."""
+
+    artillery: list[tuple[str, str]] = field(default_factory=list)
+    gsp: list[tuple[str, int]] = field(default_factory=list)
+
+    def strength(self, state: CombatPhaseState) -> int:
+        return sum(state.units[a].fpf for a, _ in self.artillery) + sum(p for _, p in self.gsp)
+
+
+def may_give_fpf(state: CombatPhaseState, artillery: str, defender: str) -> bool:
+    """I12, 8.41, 8.42: may this artillery unit give FPF to this defender now?"""
+    unit = state.units.get(artillery)
+    if unit is None or not unit.is_artillery or unit.side != state.defending_side:
+        return False
+    if not state.placement.on_map(artillery) or not state.placement.on_map(defender):
+        return False
+    if artillery in state.fpf_used or artillery in state.displaced or artillery in state.no_fpf:
+        return False
+    if artillery in state.forced_to_retreat:
+        return False
+    here = state.placement.where(artillery)
+    if state.placement.adjacent_enemies(here, unit.side):
+        return False
+    return hexes.distance(here, state.placement.where(defender)) <= unit.range
+
+
+def outlook(line: str, differential: int, tenacious: bool = False) -> float:
+    """The defender's expected result under a column: positive is good for him."""
+    total = 0
+    for entry in crt.results_under(crt.column(line, differential)):
+        if tenacious and entry in ("D1", "D2", "D3"):
+            total -= crt.retreat_hexes(entry) - 1
+        else:
+            total += _DEFENDER_VALUE[entry]
+    return total / 6
+
+
+def _tenacious(state: CombatPhaseState, e: Engagement) -> bool:
+    return all(tenacity_applies(state, d) for d in e.defenders)
+
+
+def allot(state: CombatPhaseState, current: Engagement, upcoming: list[Engagement]) -> FpfAllotment:
+    """Decide the FPF for ``current``, record it, and return it."""
+    allotment = FpfAllotment()
+    if not current.fpf_allowed:
+        return allotment
+    if state.defense.fpf is not None:
+        _standing_artillery(state, current, allotment)
+    else:
+        _policy_artillery(state, current, upcoming, allotment)
+    if not state.ruleset.leyte:
+        if state.defense.gsp_fpf is not None:
+            _standing_gsp(state, current, allotment)
+        else:
+            _policy_gsp(state, current, upcoming, allotment)
+    return allotment
+
+
+def _hex_served(state: CombatPhaseState, allotment: FpfAllotment, defender: str) -> bool:
+    """Leyte 13.11: has this defender's hex already received FPF in this combat?"""
+    if not state.ruleset.leyte:
+        return False
+    here = state.placement.where(defender)
+    return any(state.placement.where(d) == here for _, d in allotment.artillery)
+
+
+def _give(state: CombatPhaseState, current: Engagement, allotment: FpfAllotment, artillery: str, defender: str, chosen_by: str) -> None:
+    allotment.artillery.append((artillery, defender))
+    state.fpf_used.add(artillery)
+    state.events.append(events.fpf_given(current.index, artillery, defender, state.units[artillery].fpf, chosen_by))
+
+
+def _standing_artillery(state: CombatPhaseState, current: Engagement, allotment: FpfAllotment) -> None:
+    for choice in state.defense.fpf or []:
+        if choice.defender not in current.defenders:
+            continue
+        if not may_give_fpf(state, choice.artillery, choice.defender) or _hex_served(state, allotment, choice.defender):
+            continue
+        _give(state, current, allotment, choice.artillery, choice.defender, PLAYER)
+
+
+def _standing_gsp(state: CombatPhaseState, current: Engagement, allotment: FpfAllotment) -> None:
+    side = state.defending_side
+    for choice in state.defense.gsp_fpf or []:
+        if choice.defender not in current.defenders or choice.points > state.gsp_left.get(side, 0):
+            continue
+        state.gsp_left[side] = state.gsp_left.get(side, 0) - choice.points
+        allotment.gsp.append((choice.defender, choice.points))
+        state.events.append(events.gsp_fpf_given(current.index, side, choice.defender, choice.points, PLAYER))
+
+
+def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: list[Engagement], allotment: FpfAllotment) -> None:
+    """Greedy over every (artillery, combat) pair still possible: the biggest gain first.
+
+    Gains are the change in :func:`outlook`; ties go to the smaller FPF
+    strength (keep the big guns for later), the earlier combat, then ids.
+    Only what is assigned to the current combat is given now; the rest is
+    planned again before the next combat, on the position as it then is.
+    """
+    combats = [e for e in [current, *upcoming] if e.fpf_allowed]
+    side = state.defending_side
+    guns = [a for a in state.placement.units_of(side) if state.units[a].is_artillery]
+    added = {e.index: 0 for e in combats}
+    served: dict[int, set[str]] = {e.index: set() for e in combats}
+    assigned: set[str] = set()
+    plan: list[tuple[str, str, int]] = []
+    while True:
+        best = None
+        for e in combats:
+            before = outlook(e.line, e.attack_strength - e.base_defense - added[e.index], _tenacious(state, e))
+            for a in guns:
+                if a in assigned:
+                    continue
+                strength = state.units[a].fpf
+                for d in e.defenders:
+                    if not may_give_fpf(state, a, d):
+                        continue
+                    if state.ruleset.leyte and state.placement.where(d) in served[e.index]:
+                        continue
+                    after = outlook(e.line, e.attack_strength - e.base_defense - added[e.index] - strength, _tenacious(state, e))
+                    gain = after - before
+                    key = (-gain, strength, e.index, a, d)
+                    if gain > 0 and (best is None or key < best[0]):
+                        best = (key, a, d, e.index, strength)
+        if best is None:
+            break
+        _, a, d, index, strength = best
+        assigned.add(a)
+        added[index] += strength
+        served[index].add(state.placement.where(d))
+        plan.append((a, d, index))
+    for a, d, index in plan:
+        if index == current.index:
+            _give(state, current, allotment, a, d, SYSTEM)
+
+
+def _policy_gsp(state: CombatPhaseState, current: Engagement, upcoming: list[Engagement], allotment: FpfAllotment) -> None:
+    """Spend Ground Support as FPF where a point buys the most, keeping the reserve."""
+    side = state.defending_side
+    pool = state.gsp_left.get(side, 0) - state.fpf_gsp_reserve
+    if pool <= 0:
+        return
+    combats = [e for e in [current, *upcoming] if e.fpf_allowed]
+    fpf_now = {e.index: 0 for e in combats}
+    fpf_now[current.index] = allotment.strength(state)
+    added = {e.index: 0 for e in combats}
+    while pool > 0:
+        best = None
+        for e in combats:
+            base = e.attack_strength - e.base_defense - fpf_now[e.index] - added[e.index]
+            before = outlook(e.line, base, _tenacious(state, e))
+            for points in range(1, pool + 1):
+                gain = outlook(e.line, base - points, _tenacious(state, e)) - before
+                if gain <= 0:
+                    continue
+                key = (-gain / points, points, e.index)
+                if best is None or key < best[0]:
+                    best = (key, e.index, points)
+        if best is None:
+            break
+        _, index, points = best
+        added[index] += points
+        pool -= points
+    if added.get(current.index):
+        points = added[current.index]
+        defender = current.defenders[0]
+        state.gsp_left[side] -= points
+        allotment.gsp.append((defender, points))
+        state.events.append(events.gsp_fpf_given(current.index, side, defender, points, SYSTEM))

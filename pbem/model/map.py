@@ -1,0 +1,54 @@
+"""A board as data: terrain per hex, hexside features, beaches, edges, places.
+
+Shaped like the ``map`` block of the conformance-case format (cases.md, Map)
+so that one loader serves cases and scenarios; a scenario map may also name
+places (towns, objectives) for display and victory conditions.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pbem.model.common import CrtLine, HexId
+
+HexPair = Annotated[list[HexId], Field(min_length=2, max_length=2)]
+Chain = Annotated[list[HexId], Field(min_length=2)]
+
+
+class TerrainSpec(BaseModel):
+    """One entry of the terrain key; any field left out keeps its default.
+
+    ``cost`` is the MP to enter a hex of this terrain (5.21), ``hexside_cost``
+    the MP to cross a hexside of this kind (the ``river`` entry), ``crt`` the
+    line of the Integrated CRT used when defending in it (7.43), ``armor``
+    whether armor may enter it other than along a road or trail (5.25).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cost: float | None = Field(default=None, ge=0)
+    hexside_cost: float | None = Field(default=None, ge=0)
+    crt: CrtLine | None = None
+    rough_or_mountain: bool | None = None
+    armor: bool | None = None
+
+
+class MapSpec(BaseModel):
+    """The board: every hex from ``0101`` to ``cols,rows``; nothing off it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cols: int = Field(ge=1, le=99)
+    rows: int = Field(ge=1, le=99)
+    terrain: dict[HexId, str] = Field(default_factory=dict, description="Hex -> terrain name; unlisted hexes are clear.")
+    sea: list[HexId] = Field(default_factory=list, description="All-sea hexes: nothing enters or passes through them.")
+    rivers: list[HexPair] = Field(default_factory=list, description="River hexsides, as pairs of adjacent hexes.")
+    roads: list[Chain] = Field(default_factory=list, description="Road chains: each consecutive pair is a road hexside.")
+    trails: list[Chain] = Field(default_factory=list, description="Trail chains, as roads.")
+    prohibited: list[HexPair] = Field(default_factory=list, description="Hexsides nothing may cross.")
+    beaches: list[HexId] = Field(default_factory=list, description="Beach hexes (12.21, 15.32).")
+    edges: list[HexId] = Field(default_factory=list, description="Map-edge entry hexes (12.23).")
+    key: dict[str, TerrainSpec] = Field(default_factory=dict, description="Overrides of and additions to the terrain key.")
+    places: dict[str, HexId] = Field(default_factory=dict, description="Named places: towns, airfields, objectives.")

@@ -1,0 +1,36 @@
+"""The JSON Schemas in ``schemas/``, generated from the pydantic models.
+
+The models are the single source; ``pbem schema write`` regenerates the
+files and a test fails when a committed schema differs from its model.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from pbem.model.map import MapSpec
+from pbem.model.orders import Orders
+
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "orders.schema.json": Orders,
+    "map.schema.json": MapSpec,
+}
+
+
+def schema_text(model: type[BaseModel], name: str) -> str:
+    schema = model.model_json_schema()
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"pbem/{name}", **schema}
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, model in SCHEMAS.items():
+        path = folder / name
+        path.write_text(schema_text(model, name), encoding="utf-8")
+        written.append(path)
+    return written
