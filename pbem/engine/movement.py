@@ -141,14 +141,14 @@ class _MoveChecker:
             if self.board.prohibited_between(prev, hex_id):
                 problems.append(Problem("5.21", unit.id, f"{unit.id} cannot cross the prohibited hexside between {prev} and {hex_id}."))
                 return
+            if stop_hex is not None and not stop_reported:
+                problems.append(Problem("6.0", unit.id, f"{unit.id} entered an enemy zone of control at {stop_hex} and must stop there, but its path goes on to {hex_id}."))
+                stop_reported = True
             if self.placement.enemy_at(hex_id, side):
                 problems.append(Problem("5.12", unit.id, f"{unit.id} cannot enter {hex_id}: an enemy unit is there."))
                 return
             if unit.kind == "armor" and not self.board.armor_may_enter(prev, hex_id):
                 problems.append(Problem("5.25", unit.id, f"armor {unit.id} may enter {hex_id} ({self.board.terrain(hex_id).name}) only along a road or trail."))
-            if stop_hex is not None and not stop_reported:
-                problems.append(Problem("6.0", unit.id, f"{unit.id} entered an enemy zone of control at {stop_hex} and must stop there, but its path goes on to {hex_id}."))
-                stop_reported = True
             cost += self.board.step_cost(prev, hex_id)
             if stop_hex is None and self.placement.in_enemy_zoc(hex_id, side):
                 stop_hex = hex_id

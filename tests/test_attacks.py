@@ -1,0 +1,142 @@
+"""Which attacks are allowed and required (7.1, 7.2, 8.1, 8.3, 9.1, 10.0, 12.22; I13, I18).
+
+Geometry used throughout: 0507's neighbours are 0506 0508 0406 0407 0606 0607;
+0506's are 0505 0507 0405 0406 0605 0606.
+"""
+
+from tests.casebuilder import art, case, inf, rules, run
+
+
+def attack(attackers=(), defenders=(), **extra):
+    return {"attackers": list(attackers), "defenders": list(defenders), **extra}
+
+
+def test_7_11_and_7_12_adjacent_units_must_fight():
+    out = run(case([inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507")], attacks=[]))
+    assert rules(out) == {"7.11", "7.12"}
+
+
+def test_7_12_every_phasing_unit_in_an_enemy_zone_attacks():
+    # Public case IW-CBT-003 in another form: us-2 at 0406 also touches jp-1.
+    units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0406"), inf("jp-1", "JP", "0507")]
+    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"])], dice=[3]))
+    assert rules(out) == {"7.12"}
+    assert out["errors"][0]["unit"] == "us-2"
+
+
+def test_7_14_no_unit_attacks_twice_and_none_is_attacked_twice():
+    units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0406"), inf("jp-1", "JP", "0507")]
+    twice = run(case(units, attacks=[attack(["us-1"], ["jp-1"]), attack(["us-2"], ["jp-1"])], dice=[3, 3]))
+    assert "7.14" in rules(twice)
+    units = [inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0505")]
+    attacker_twice = run(case(units, attacks=[attack(["us-1"], ["jp-1"]), attack(["us-1"], ["jp-2"])], dice=[3, 3]))
+    assert "7.14" in rules(attacker_twice)
+
+
+def test_7_15_non_artillery_attacks_only_from_an_adjacent_hex():
+    units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0503"), inf("jp-1", "JP", "0507")]
+    out = run(case(units, attacks=[attack(["us-1", "us-2"], ["jp-1"])], dice=[3]))
+    assert rules(out) == {"7.15"} and out["errors"][0]["unit"] == "us-2"
+
+
+def test_7_21_an_adjacent_enemy_left_unattacked():
+    # us-1 in 0506 touches jp-1 (0507) and jp-2 (0405) but attacks only jp-1.
+    units = [inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0405")]
+    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"])], dice=[3]))
+    assert rules(out) == {"7.21", "7.11"}
+    both = run(case(units, attacks=[attack(["us-1"], ["jp-1", "jp-2"])], dice=[3]))
+    assert both["valid"]
+
+
+def test_7_23_every_attacker_must_touch_every_defender():
+    # us-2 in 0407 touches jp-1 (0507) but not jp-2 (0405).
+    units = [inf("us-1", "US", "0406"), inf("us-2", "US", "0407"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0405")]
+    out = run(case(units, attacks=[attack(["us-1", "us-2"], ["jp-1", "jp-2"])], dice=[3]))
+    assert "7.23" in rules(out)
+    assert {e["unit"] for e in out["errors"] if e["rule"] == "7.23"} == {"us-2"}
+
+
+def test_8_11_barrage_needs_range():
+    units = [art("us-a", "US", "0901", r=3), inf("jp-1", "JP", "0507")]
+    out = run(case(units, attacks=[{"barrage": ["us-a"], "defenders": ["jp-1"]}], dice=[3]))
+    assert rules(out) == {"8.11"}
+    near = [art("us-a", "US", "0504", r=3), inf("jp-1", "JP", "0507")]
+    assert run(case(near, attacks=[{"barrage": ["us-a"], "defenders": ["jp-1"]}], dice=[3]))["valid"]
+
+
+def test_8_13_a_barrage_alone_strikes_one_hex():
+    units = [art("us-a", "US", "0502", r=6), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0508")]
+    out = run(case(units, attacks=[{"barrage": ["us-a"], "defenders": ["jp-1", "jp-2"]}], dice=[3]))
+    assert "8.13" in rules(out)
+
+
+def test_8_22_a_combined_attack_needs_range_to_one_defender_only():
+    # us-a reaches 0507 (distance 5 from 0502) but not 0508 (6): enough in a combined attack.
+    units = [
+        art("us-a", "US", "0502", r=5),
+        inf("us-1", "US", "0407"),
+        inf("jp-1", "JP", "0507"),
+        inf("jp-2", "JP", "0508"),
+    ]
+    out = run(case(units, attacks=[{"attackers": ["us-1"], "barrage": ["us-a"], "defenders": ["jp-1", "jp-2"]}], dice=[3]))
+    assert out["valid"]
+
+
+def test_8_31_adjacent_artillery_must_attack_an_adjacent_enemy():
+    units = [art("us-a", "US", "0506"), inf("us-1", "US", "0406"), inf("jp-1", "JP", "0507")]
+    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"])], dice=[3]))
+    assert rules(out) == {"8.31"}
+    joined = run(case(units, attacks=[attack(["us-1", "us-a"], ["jp-1"])], dice=[3]))
+    assert joined["valid"]
+
+
+def test_8_31_adjacent_artillery_may_not_barrage_elsewhere_instead():
+    units = [art("us-a", "US", "0506"), inf("us-1", "US", "0406"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
+    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"]), {"barrage": ["us-a"], "defenders": ["jp-2"]}], dice=[3, 3]))
+    assert "8.31" in rules(out)
+
+
+def test_8_32_adjacent_artillery_attacks_only_units_it_touches():
+    # us-a in 0406 touches jp-1 (0507) but not jp-2 (0508).
+    units = [art("us-a", "US", "0406"), inf("us-1", "US", "0407"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0508")]
+    out = run(case(units, attacks=[attack(["us-1", "us-a"], ["jp-1", "jp-2"])], dice=[3]))
+    assert "8.32" in rules(out)
+
+
+def test_9_1_ground_support_within_the_allotment():
+    units = [inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507")]
+    over = run(case(units, attacks=[attack(["us-1"], ["jp-1"], gsp=3)], gsp={"US": 2}, dice=[3]))
+    assert rules(over) == {"9.1"}
+    within = run(case(units, attacks=[attack(["us-1"], ["jp-1"], gsp=2)], gsp={"US": 2}, dice=[3]))
+    assert within["valid"] and within["combats"][0]["attack"] == 7
+
+
+def test_9_1_ground_support_alone_is_dg_only_refused():
+    units = [inf("us-1", "US", "0101"), inf("jp-1", "JP", "0507")]
+    alone = {"defenders": ["jp-1"], "gsp": 3}
+    dg = run(case(units, attacks=[alone], gsp={"US": 3}, dice=[3]))
+    assert rules(dg) == {"9.1"}
+    spi = run(case(units, attacks=[alone], gsp={"US": 3}, dice=[3], ruleset={"edition": "spi-1975"}))
+    assert spi["valid"]
+    assert spi["combats"][0]["attack"] == 3
+
+
+def test_10_0_banzai_is_japanese_and_needs_infantry_or_engineers():
+    units = [inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507", a=2, d=3)]
+    american = run(case(units, attacks=[attack(["us-1"], ["jp-1"], banzai=True)], dice=[3]))
+    assert "10.0" in rules(american)
+    tanks = [inf("us-1", "US", "0506"), inf("jp-t", "JP", "0507", kind="armor", a=4, d=2)]
+    armor_only = run(case(tanks, attacks=[attack(["jp-t"], ["us-1"], banzai=True)], phasing="JP", dice=[3]))
+    assert "10.0" in rules(armor_only)
+
+
+def test_an_attack_against_a_friendly_unit_is_refused():
+    units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0507")]
+    out = run(case(units, attacks=[attack(["us-1"], ["us-2"])], dice=[3]))
+    assert not out["valid"]
+
+
+def test_advance_orders_name_adjacent_attackers_only():
+    units = [art("us-a", "US", "0504", r=4), inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507")]
+    out = run(case(units, attacks=[{"attackers": ["us-1"], "barrage": ["us-a"], "defenders": ["jp-1"], "advance": [{"unit": "us-a", "to": 1}]}], dice=[3]))
+    assert rules(out) == {"7.94"}
