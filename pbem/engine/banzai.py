@@ -64,7 +64,7 @@ def banzai_losses(state: CombatPhaseState, e: Engagement) -> list[str]:
             break
         remaining = [u for u in group if u not in lost]
         total = sum(_value(state, u) for u in remaining)
-        if total <= owed:
+        if total < owed:
             lost.extend(remaining)
             owed -= total
             continue

@@ -20,7 +20,7 @@ from pbem.engine.engagement import Engagement, cancellation, engage, tenacity_ap
 from pbem.engine.fpf import allot
 from pbem.engine.hexes import Hex
 from pbem.engine.phase_state import CombatPhaseState
-from pbem.engine.retreat import PLAYER, SYSTEM, RetreatFinder
+from pbem.engine.retreat import PLAYER, RetreatFinder
 from pbem.model.orders import Attack, Route
 
 
@@ -87,7 +87,7 @@ def _eliminate_in_place(state: CombatPhaseState, unit_id: str, cause: str) -> tu
     return (here,)
 
 
-def _apply_defender_result(state: CombatPhaseState, e: Engagement, result: str) -> dict[str, tuple[Hex, ...]]:
+def _apply_defender_result(state: CombatPhaseState, e: Engagement, result: str, tenacious: frozenset[str]) -> dict[str, tuple[Hex, ...]]:
     paths: dict[str, tuple[Hex, ...]] = {}
     if result == "De":
         for d in e.defenders:
@@ -100,7 +100,7 @@ def _apply_defender_result(state: CombatPhaseState, e: Engagement, result: str) 
         return paths
     for d in e.defenders:
         n = hexes_due
-        if tenacity_applies(state, d):
+        if d in tenacious:
             n -= 1
             state.events.append(events.result_modified(e.index, d, "14.1", result, f"retreats {n}" if n else "no effect"))
         if n <= 0:
@@ -110,7 +110,7 @@ def _apply_defender_result(state: CombatPhaseState, e: Engagement, result: str) 
     return paths
 
 
-def _apply_attacker_result(state: CombatPhaseState, e: Engagement, result: str) -> dict[str, tuple[Hex, ...]]:
+def _apply_attacker_result(state: CombatPhaseState, e: Engagement, result: str, tenacious: frozenset[str]) -> dict[str, tuple[Hex, ...]]:
     paths: dict[str, tuple[Hex, ...]] = {}
     if result == "Ae":
         for a in e.adjacent:
@@ -119,7 +119,7 @@ def _apply_attacker_result(state: CombatPhaseState, e: Engagement, result: str) 
     hexes_due = crt.retreat_hexes(result)
     for a in e.adjacent:
         n = hexes_due
-        if tenacity_applies(state, a):
+        if a in tenacious:
             n -= 1
             state.events.append(events.result_modified(e.index, a, "14.1", result, f"retreats {n}" if n else "no effect"))
         if n <= 0:
@@ -158,8 +158,10 @@ def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: l
         "terrain": e.line, "column": column.label, "die": die, "result": result,
     })
 
+    # 14.1 is judged where each unit stands at the moment of the combat, before anyone moves (I15).
+    tenacious = frozenset(u for u in e.defenders + e.adjacent if tenacity_applies(state, u))
     if result.startswith("D"):
-        paths = _apply_defender_result(state, e, result)
+        paths = _apply_defender_result(state, e, result, tenacious)
         lost = _banzai(state, e)
         winners = [u for u in e.adjacent if u not in lost]
         advance.carry_out(state, list(attack.advance), winners, paths, list(e.defenders), PLAYER)
@@ -169,7 +171,7 @@ def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: l
                 state.events.append(events.result_modified(index, a, "8.15", result, "no effect"))
             paths = {}
         else:
-            paths = _apply_attacker_result(state, e, result)
+            paths = _apply_attacker_result(state, e, result, tenacious)
         lost = _banzai(state, e)
         for u in lost:
             paths.pop(u, None)
