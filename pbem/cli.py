@@ -24,7 +24,9 @@ app = typer.Typer(
 )
 case_app = typer.Typer(help="Conformance cases: positions, orders, fixed dice and the outcome the rules demand.", no_args_is_help=True)
 schema_app = typer.Typer(help="The JSON Schemas of pbem's files.", no_args_is_help=True)
+orders_app = typer.Typer(help="Orders files: check them against a position.", no_args_is_help=True)
 app.add_typer(case_app, name="case")
+app.add_typer(orders_app, name="orders")
 app.add_typer(schema_app, name="schema")
 
 
@@ -43,6 +45,35 @@ def case_run(
     from pbem.cases.report import run_paths
 
     raise typer.Exit(run_paths(paths, as_json=as_json, out=typer.echo, err=lambda s: typer.echo(s, err=True)))
+
+
+def _print_problems(problems, as_json: bool, source: str) -> None:
+    if as_json:
+        _echo_json({"file": source, "valid": not problems, "errors": [p.as_dict() for p in problems]})
+        return
+    if not problems:
+        typer.echo(f"{source}: orders are valid")
+        return
+    typer.echo(f"{source}: {len(problems)} problem(s); nothing was applied")
+    for p in problems:
+        typer.echo(f"  rule {p.rule:<6} {p.unit or '-':<12} {p.message}")
+
+
+@orders_app.command("check")
+def orders_check(
+    orders: Annotated[Path, typer.Argument(help="The orders file (schemas/orders.schema.json).")],
+    position: Annotated[Path, typer.Option("--position", help="A scenario (its opening position) or a conformance case (its position).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Check an orders file against a position, offline: exit 0 when valid, 2 when not."""
+    from pbem.datafiles import load_orders, load_position
+    from pbem.engine.adjudicator import check_orders
+
+    where = load_position(position)
+    parsed = load_orders(orders)
+    problems = check_orders(where.board, where.ruleset, where.state, parsed).problems
+    _print_problems(problems, as_json, str(orders))
+    raise typer.Exit(0 if not problems else 2)
 
 
 @schema_app.command("write")

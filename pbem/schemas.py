@@ -13,10 +13,12 @@ from pydantic import BaseModel
 
 from pbem.model.map import MapSpec
 from pbem.model.orders import Orders
+from pbem.model.scenario import Scenario
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "orders.schema.json": Orders,
     "map.schema.json": MapSpec,
+    "scenario.schema.json": Scenario,
 }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from pbem.cases.model import Case
 from pbem.engine.board import Board, MapInconsistent
 from pbem.errors import BadInput
+from pbem.jsonfile import read_json, schema_error
 
 
 @dataclass(frozen=True)
@@ -33,42 +34,10 @@ def case_validator():
     return Draft202012Validator(schema)
 
 
-def json_path(parts) -> str:
-    """``['units', 2, 'kind']`` -> ``units[2].kind``."""
-    text = ""
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "(top level)"
-
-
-def schema_error(validator, document, source: str, what: str) -> BadInput | None:
-    """The most relevant schema violation as one BadInput, or None when the document is valid."""
-    from jsonschema.exceptions import best_match
-
-    error = best_match(validator.iter_errors(document))
-    if error is None:
-        return None
-    message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-    return BadInput(message, file=source, field=json_path(error.absolute_path), hint=f"see the {what} format")
-
-
-def read_json(path: Path):
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from None
-    except UnicodeDecodeError:
-        raise BadInput("the file is not UTF-8 text", file=str(path)) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", file=str(path)) from None
-
-
 def load_case(path: Path) -> LoadedCase:
     """Read, validate and build one case; raise BadInput naming the file and field."""
     document = read_json(path)
-    problem = schema_error(case_validator(), document, str(path), "conformance-case (cases.md)")
+    problem = schema_error(case_validator(), document, str(path), "the conformance-case format (cases.md)")
     if problem:
         raise problem
     case = Case.model_validate(document)

@@ -1,0 +1,89 @@
+"""Loading the data files a user hands pbem: scenarios and orders.
+
+Each is checked against the JSON Schema generated from its model (the same
+one committed in ``schemas/``) before it is parsed; a scenario's map is also
+checked for consistency.  Errors name the file and the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pbem
+from pbem.engine.board import Board, MapInconsistent
+from pbem.errors import BadInput
+from pbem.jsonfile import load_model, read_json
+from pbem.model.orders import Orders
+from pbem.model.scenario import Scenario
+
+SCENARIO_DIRS = (Path("scenarios"), Path(pbem.__file__).resolve().parent.parent / "scenarios")
+
+
+@dataclass(frozen=True)
+class LoadedScenario:
+    path: Path
+    scenario: Scenario
+    board: Board
+
+
+def find_scenario(name: str) -> Path:
+    """A scenario by path, or by id in ``./scenarios`` or the project's ``scenarios/``."""
+    path = Path(name)
+    if path.suffix == ".json" or path.exists():
+        return path
+    for folder in SCENARIO_DIRS:
+        candidate = folder / f"{name}.json"
+        if candidate.exists():
+            return candidate
+    known = sorted({p.stem for folder in SCENARIO_DIRS if folder.is_dir() for p in folder.glob("*.json")})
+    raise BadInput(f"no scenario '{name}'", hint=f"give a scenario file or one of: {', '.join(known) or 'none found'}")
+
+
+def load_scenario(name: str | Path) -> LoadedScenario:
+    path = find_scenario(str(name))
+    scenario = load_model(Scenario, read_json(path), str(path), "schemas/scenario.schema.json")
+    try:
+        board = Board(scenario.map)
+    except MapInconsistent as exc:
+        raise BadInput(exc.message, file=str(path), field=exc.field) from None
+    ids: set[str] = set()
+    for i, unit in enumerate(scenario.units):
+        if unit.id in ids:
+            raise BadInput(f"unit id '{unit.id}' is used twice", file=str(path), field=f"units[{i}].id")
+        ids.add(unit.id)
+        if unit.hex is not None and not board.land(unit.hex):
+            raise BadInput(f"set-up hex {unit.hex} is not a land hex of the board", file=str(path), field=f"units[{i}].hex")
+    return LoadedScenario(path, scenario, board)
+
+
+def load_orders(path: Path) -> Orders:
+    """A player's orders file (schemas/orders.schema.json)."""
+    return orders_from(read_json(path), str(path))
+
+
+def orders_from(document, source: str) -> Orders:
+    return load_model(Orders, document, source, "schemas/orders.schema.json")
+
+
+@dataclass(frozen=True)
+class PositionFile:
+    """A position to check orders against: a board, its rules, and the game state."""
+
+    board: Board
+    ruleset: object
+    state: object
+
+
+def load_position(path: Path) -> PositionFile:
+    """A conformance case's position, or a scenario's opening position."""
+    document = read_json(path)
+    if isinstance(document, dict) and "case" in document:
+        from pbem.cases.load import load_case
+
+        loaded = load_case(path)
+        return PositionFile(loaded.board, loaded.case.ruleset, loaded.case.game_state())
+    from pbem.engine.sequence import opening
+
+    loaded = load_scenario(path)
+    return PositionFile(loaded.board, loaded.scenario.ruleset, opening(loaded.scenario))

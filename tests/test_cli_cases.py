@@ -1,0 +1,106 @@
+"""``pbem case run`` and ``pbem orders check`` as a user runs them: output, exit status, errors."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "cases"
+
+
+def pbem(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_case_run_prints_a_line_per_case_and_a_total():
+    result = pbem("case", "run", str(EXAMPLES))
+    lines = result.stdout.strip().splitlines()
+    count = len(list(EXAMPLES.glob("*.json")))
+    assert result.returncode == 0
+    assert lines[-1] == f"{count} passed, 0 failed"
+    assert all(line.startswith("PASS") for line in lines[:-1])
+
+
+def test_case_run_json_gives_one_outcome_per_case():
+    result = pbem("case", "run", "--json", str(EXAMPLES / "IW-CBT-001.json"))
+    outcomes = json.loads(result.stdout)
+    assert result.returncode == 0
+    assert [o["case"] for o in outcomes] == ["IW-CBT-001"]
+    outcome = outcomes[0]
+    assert {"case", "valid", "errors", "combats", "units", "dice_used", "queries", "passed"} <= set(outcome)
+    assert outcome["combats"][0]["column"] == "+4,5" and outcome["passed"] is True
+
+
+def test_a_failing_case_exits_1_and_names_the_difference(tmp_path):
+    doc = json.loads((EXAMPLES / "IW-CBT-002.json").read_text())
+    doc["expect"]["combats"][0]["result"] = "D1"
+    (tmp_path / "wrong.json").write_text(json.dumps(doc))
+    result = pbem("case", "run", str(tmp_path))
+    assert result.returncode == 1
+    assert "FAIL  IW-CBT-002  combats[0].result: expected 'D1', got '-'" in result.stdout
+    assert result.stdout.strip().endswith("0 passed, 1 failed")
+
+
+@pytest.mark.parametrize(
+    "mutate, field",
+    [
+        (lambda d: d["units"][0].update(kind="battleship"), "units[0].kind"),
+        (lambda d: d["position"].pop("phasing"), "position"),
+        (lambda d: d["units"][0].update(hex="1212"), "units[0].hex"),
+        (lambda d: d["map"].update(rivers=[["0101", "0505"]]), "map.rivers[0]"),
+        (lambda d: d.update(dice=[7]), "dice[0]"),
+    ],
+)
+def test_a_malformed_case_exits_2_naming_file_and_field(tmp_path, mutate, field):
+    doc = json.loads((EXAMPLES / "IW-CBT-001.json").read_text())
+    mutate(doc)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    result = pbem("case", "run", str(path))
+    assert result.returncode == 2
+    message = result.stderr.strip()
+    assert len(message.splitlines()) == 1 and "Traceback" not in message
+    assert str(path) in message and field in message
+
+
+def test_a_file_that_is_not_json_exits_2(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text("{ not json")
+    result = pbem("case", "run", str(path))
+    assert result.returncode == 2 and "not valid JSON" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_case_without_enough_dice_is_an_error_not_a_crash(tmp_path):
+    doc = json.loads((EXAMPLES / "IW-CBT-001.json").read_text())
+    doc["dice"] = []
+    (tmp_path / "nodice.json").write_text(json.dumps(doc))
+    result = pbem("case", "run", str(tmp_path))
+    assert result.returncode == 1 and result.stdout.startswith("ERROR IW-CBT-001")
+
+
+def test_orders_check_reports_rule_problems_and_exits_2(tmp_path):
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps({"moves": [{"unit": "us-7cav", "enter": "1104", "path": ["1004", "0904"]}]}))
+    result = pbem("orders", "check", str(orders), "--position", "scenarios/test-skirmish.json")
+    assert result.returncode == 2
+    assert "rule 5.12" in result.stdout and "rule 6.0" in result.stdout
+
+
+def test_orders_check_accepts_valid_orders(tmp_path):
+    # Red Beach 1104 touches no Japanese unit, so nothing must attack.
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps({"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}))
+    result = pbem("orders", "check", str(orders), "--position", "scenarios/test-skirmish.json")
+    assert result.returncode == 0, result.stdout
+
+
+def test_a_malformed_orders_file_gets_one_line_naming_file_and_field(tmp_path):
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps({"moves": [{"unit": "us-7cav", "path": "1004"}]}))
+    result = pbem("orders", "check", str(orders), "--position", "scenarios/test-skirmish.json")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and str(orders) in result.stderr and "moves[0].path" in result.stderr
