@@ -1,0 +1,202 @@
+"""ASCII armour: binary payloads as text that survives mail clients and forums.
+
+Layout (every line ends with LF when written)::
+
+    -----BEGIN PBEM TURN-----
+    Game: 4f3a9c2e11ab07d2
+    Sequence: 3
+
+    eyJib2R5Ijp7ImRpY2UiOnsibmV4dF9jb21taXRtZW50Ijoic2hhMjU2OjE5YjQ…
+    …
+    =q0X2mS1c
+    -----END PBEM TURN-----
+
+* ``KIND`` is upper-case letters, digits and single spaces (``TURN``,
+  ``ORDERS``).
+* Header lines ``Key: Value`` (key ``[A-Za-z][A-Za-z0-9-]*``, one space after
+  the colon, value printable ASCII without leading or trailing spaces), then
+  exactly one empty line.  There may be no headers; the empty line stays.
+* The payload in standard base64 with ``=`` padding, in lines of at most 76
+  characters.
+* A checksum line: ``=`` followed by the base64 of the first 6 bytes of
+  SHA-256 over ``"pbem-armour-v1\\n" + KIND + "\\n" + "Key: Value\\n"… + "\\n"``
+  (ASCII) followed by the payload bytes.
+
+**Headers are for humans only.**  They are never trusted: everything that
+matters is inside the signed (or sealed) payload, and readers that care (the
+turn file reader does) check that the headers agree with it.  The checksum is
+not a security feature either — anyone can recompute it.  It exists so that a
+file damaged in transit is reported as damaged (exit 2, "ask for it again")
+rather than as a forgery, and so that no byte of the block, headers included,
+can change unnoticed.
+
+Reading is tolerant of what mail and forums do, and of nothing else:
+
+* CRLF or CR line ends;
+* spaces and tabs at the end of lines;
+* text before and after the block (a forum post, a signature);
+* a quote prefix made of ``>``, ``|``, spaces and tabs (``> ``, ``>> ``,
+  ``> > ``, indentation), taken from the BEGIN line and required on every line
+  of the block (a quoted empty line may have lost its trailing space);
+* base64 lines re-wrapped to other lengths.
+
+Everything else — a changed character, a missing line, a truncated block, two
+blocks of the kind wanted — is :class:`~pbem.errors.BadInput` naming the
+source and what is wrong.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+
+from pbem.errors import BadInput
+
+LINE_LENGTH = 76
+
+_KIND_RE = re.compile(r"[A-Z0-9]+(?: [A-Z0-9]+)*")
+_HEADER_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+_HEADER_VALUE_RE = re.compile(r"[!-~](?:[ -~]*[!-~])?")
+_HEADER_LINE_RE = re.compile(r"([A-Za-z][A-Za-z0-9-]*): ([!-~](?:[ -~]*[!-~])?)")
+_BEGIN_RE = re.compile(r"(?P<prefix>[>| \t]*)-----BEGIN PBEM (?P<kind>[A-Z0-9]+(?: [A-Z0-9]+)*)-----")
+_B64_LINE_RE = re.compile(r"[A-Za-z0-9+/=]+")
+_CHECKSUM_RE = re.compile(r"=([A-Za-z0-9+/]{8})")
+
+_RESEND = "ask the sender for a fresh copy, sent as an attachment or pasted whole"
+
+
+def _checksum(kind: str, headers: dict[str, str], payload: bytes) -> str:
+    text = "pbem-armour-v1\n" + kind + "\n"
+    text += "".join(f"{key}: {value}\n" for key, value in headers.items()) + "\n"
+    digest = hashlib.sha256(text.encode("ascii") + payload).digest()
+    return base64.b64encode(digest[:6]).decode("ascii")
+
+
+def armour(kind: str, payload: bytes, headers: dict[str, str] | None = None) -> str:
+    """Wrap ``payload`` as a ``-----BEGIN PBEM KIND-----`` text block.
+
+    Raises :class:`ValueError` for a kind or header the format cannot carry —
+    that is a programming error, not a user's.
+    """
+    headers = dict(headers or {})
+    if not _KIND_RE.fullmatch(kind):
+        raise ValueError(f"armour kind {kind!r} must be upper-case letters, digits, single spaces")
+    for key, value in headers.items():
+        if not _HEADER_KEY_RE.fullmatch(key):
+            raise ValueError(f"armour header key {key!r} is not allowed")
+        if not isinstance(value, str) or not _HEADER_VALUE_RE.fullmatch(value):
+            raise ValueError(f"armour header {key}: value {value!r} is not printable ASCII")
+    if not payload:
+        raise ValueError("armour payload is empty")
+    encoded = base64.b64encode(payload).decode("ascii")
+    lines = [f"-----BEGIN PBEM {kind}-----"]
+    lines += [f"{key}: {value}" for key, value in headers.items()]
+    lines.append("")
+    lines += [encoded[i : i + LINE_LENGTH] for i in range(0, len(encoded), LINE_LENGTH)]
+    lines.append("=" + _checksum(kind, headers, payload))
+    lines.append(f"-----END PBEM {kind}-----")
+    return "\n".join(lines) + "\n"
+
+
+def dearmour(
+    text: str, expected_kind: str | None = None, source: str = "input"
+) -> tuple[str, dict[str, str], bytes]:
+    """Find the one armoured block in ``text``: ``(kind, headers, payload)``.
+
+    With ``expected_kind`` only blocks of that kind count (a mail may carry
+    several kinds).  Any damage is :class:`BadInput` naming ``source``.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = [line.rstrip(" \t") for line in lines]
+    starts = []
+    for index, line in enumerate(lines):
+        match = _BEGIN_RE.fullmatch(line)
+        if match:
+            starts.append((index, match.group("prefix"), match.group("kind")))
+    wanted = [s for s in starts if expected_kind is None or s[2] == expected_kind]
+    label = f"PBEM {expected_kind}" if expected_kind else "PBEM"
+    if not wanted:
+        if starts:
+            found = ", ".join(sorted({f"PBEM {s[2]}" for s in starts}))
+            raise BadInput(
+                f"holds a {found} block, not a {label} block",
+                file=source,
+                hint="check you gave the right file",
+            )
+        raise BadInput(
+            f"no -----BEGIN {label}----- block found",
+            file=source,
+            hint="give the file or mail text that contains the whole block, BEGIN to END lines",
+        )
+    if len(wanted) > 1:
+        raise BadInput(
+            f"holds {len(wanted)} {label} blocks; pbem reads one at a time",
+            file=source,
+            hint="save each block in its own file",
+        )
+    start, prefix, kind = wanted[0]
+    return kind, *_read_block(lines, start, prefix, kind, source)
+
+
+def _read_block(
+    lines: list[str], start: int, prefix: str, kind: str, source: str
+) -> tuple[dict[str, str], bytes]:
+    def fail(message: str, line_no: int | None = None) -> BadInput:
+        where = f"line {line_no + 1}: " if line_no is not None else ""
+        return BadInput(f"PBEM {kind} block, {where}{message}", file=source, hint=_RESEND)
+
+    bare_prefix = prefix.rstrip(" \t")
+    end_line = f"-----END PBEM {kind}-----"
+    body: list[tuple[int, str]] = []
+    for index in range(start + 1, len(lines)):
+        line = lines[index]
+        if line.startswith(prefix):
+            content = line[len(prefix) :]
+        elif line == bare_prefix:
+            content = ""
+        else:
+            raise fail(f"does not start with the quote prefix {prefix!r} like the BEGIN line", index)
+        if content == end_line:
+            break
+        body.append((index, content))
+    else:
+        raise fail(f"no {end_line} line: the block is cut off")
+
+    headers: dict[str, str] = {}
+    position = 0
+    while position < len(body) and body[position][1] != "":
+        index, content = body[position]
+        match = _HEADER_LINE_RE.fullmatch(content)
+        if not match:
+            raise fail("expected a 'Key: Value' header line or an empty line", index)
+        key, value = match.groups()
+        if key in headers:
+            raise fail(f"header {key} appears twice", index)
+        headers[key] = value
+        position += 1
+    if position == len(body):
+        raise fail("no empty line after the headers")
+    position += 1  # the empty line
+
+    data_lines = body[position:]
+    if len(data_lines) < 2:
+        raise fail("no payload")
+    *payload_lines, (checksum_index, checksum_line) = data_lines
+    for index, content in payload_lines:
+        if not _B64_LINE_RE.fullmatch(content):
+            raise fail("is not a base64 line", index)
+    checksum = _CHECKSUM_RE.fullmatch(checksum_line)
+    if not checksum:
+        raise fail("expected the checksum line '=XXXXXXXX' before the END line", checksum_index)
+    encoded = "".join(content for _, content in payload_lines)
+    try:
+        payload = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise fail("the base64 text is damaged") from None
+    if not payload or base64.b64encode(payload).decode("ascii") != encoded:
+        raise fail("the base64 text is damaged")
+    if _checksum(kind, headers, payload) != checksum.group(1):
+        raise fail("checksum mismatch: the block was changed or damaged in transit")
+    return headers, payload

@@ -1,0 +1,129 @@
+"""Reading files with clear errors, and writing new files safely.
+
+Game files are evidence: a turn file or key file must never be silently
+replaced, and a crash half-way through writing must not leave half a file
+under the real name.  :func:`write_new` therefore writes to a temporary name in
+the same directory, flushes it to disk, and only then gives it its name —
+refusing if a file of that name already exists.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from pbem.errors import BadInput
+
+
+def write_new(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) -> Path:
+    """Create ``path`` holding ``text`` (UTF-8) with permission ``mode``.
+
+    Refuses (:class:`BadInput`) when ``path`` exists.  The file appears under
+    its name complete or not at all.  Where the file system allows hard links
+    the final step is ``os.link``, which cannot overwrite a file that appeared
+    in the meantime; elsewhere it falls back to a check and ``os.replace``.
+    """
+    target = Path(path)
+    name = str(target)
+    if target.exists() or target.is_symlink():
+        raise BadInput(
+            "already exists; pbem never overwrites a game or key file",
+            file=name,
+            hint="choose another name, or move the old file away first",
+        )
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise BadInput(
+            f"the folder {directory} does not exist",
+            file=name,
+            hint="create the folder first or choose another path",
+        )
+    data = text.encode("utf-8")
+    try:
+        fd, temp_name = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise BadInput(
+            f"cannot write in {directory}: {exc.strerror}",
+            file=name,
+            hint="check the folder's permissions",
+        ) from None
+    try:
+        try:
+            os.fchmod(fd, mode)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise BadInput(
+                f"cannot write: {exc.strerror}", file=name, hint="check free space and permissions"
+            ) from None
+        _move_into_place(temp_name, target, name)
+    finally:
+        if os.path.exists(temp_name):
+            os.unlink(temp_name)
+    return target
+
+
+def _move_into_place(temp_name: str, target: Path, name: str) -> None:
+    exists = BadInput(
+        "already exists; pbem never overwrites a game or key file",
+        file=name,
+        hint="choose another name, or move the old file away first",
+    )
+    try:
+        os.link(temp_name, target)
+        return
+    except FileExistsError:
+        raise exists from None
+    except OSError:
+        pass  # no hard links here (some network or FAT file systems)
+    if target.exists():
+        raise exists
+    try:
+        os.replace(temp_name, target)
+    except OSError as exc:
+        raise BadInput(f"cannot write: {exc.strerror}", file=name) from None
+
+
+def read_text(path: str | os.PathLike[str], *, what: str = "file") -> str:
+    """The text of ``path`` (UTF-8), or :class:`BadInput` saying what is wrong."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise BadInput(f"no such {what}", file=name, hint="check the path") from None
+    except IsADirectoryError:
+        raise BadInput(f"is a folder, not a {what}", file=name, hint="give the file's path") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read {what}: {exc.strerror}", file=name) from None
+    except ValueError:  # e.g. a NUL byte: damaged text mistaken for a path
+        raise BadInput(f"is neither a {what} nor a path to one", file=name[:80], hint="check the argument") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput(
+            f"is not a text {what} (not UTF-8)",
+            file=name,
+            hint="save the file as plain text (UTF-8) and try again",
+        ) from None
+
+
+def looks_like_text(value: str | os.PathLike[str], marker: str) -> bool:
+    """True when ``value`` is file content rather than a path: it contains
+    ``marker`` or a line break (no sensible path has one)."""
+    return isinstance(value, str) and (marker in value or "\n" in value or "\r" in value)
+
+
+def text_and_source(
+    path_or_text: str | os.PathLike[str], *, marker: str, what: str, source: str | None = None
+) -> tuple[str, str]:
+    """``(text, source name)`` from either file content or a path to a file.
+
+    A ``str`` containing ``marker`` (e.g. ``-----BEGIN PBEM TURN``) is taken
+    as the content itself; anything else as a path.
+    """
+    if looks_like_text(path_or_text, marker):
+        return str(path_or_text), source or what
+    return read_text(path_or_text, what=what), source or str(path_or_text)

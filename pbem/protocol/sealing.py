@@ -1,0 +1,131 @@
+"""Sealing: data only one party can open, of a size that says little.
+
+Sealing is HPKE (RFC 9180) in base mode, single-shot, with the suite
+DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / ChaCha20-Poly1305, done by
+``cryptography.hazmat.primitives.hpke``.  The sealed bytes are the
+library's output: the 32-byte encapsulated key followed by the AEAD
+ciphertext and its 16-byte tag.
+
+``info`` is HPKE's context string.  Callers build it with :func:`seal_info`
+from what the sealed data belongs to (game, sequence number, role), so a
+sealed view cut out of one turn file and pasted into another does not open.
+
+Padding
+-------
+Before sealing, the plaintext is framed and padded to a size bucket::
+
+    padded = uint32_be(len(plaintext)) || plaintext || 0x00 * k
+
+where ``len(padded)`` is the smallest bucket ``1024 * 2**i`` (i = 0, 1, 2, …:
+1 KiB, 2 KiB, 4 KiB, …, at most 64 MiB) that holds the plaintext and its
+4-byte length.  A geometric series leaks only about log2 of the size (a view
+of 3 units and a view of 30 units usually land in the same bucket) at a cost
+of at most half the bucket.  Callers sealing several items that should look
+alike (the two sides' views) pass the same ``min_bucket`` so that all of
+them have the same length.  Sealed length = ``32 + bucket + 16``.
+
+Opening checks the length prefix and that every padding byte is zero.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hpke
+
+from pbem.errors import BadInput
+from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+
+SUITE = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
+ENC_LENGTH = 32
+TAG_LENGTH = 16
+SMALLEST_BUCKET = 1024
+LARGEST_BUCKET = 64 * 1024 * 1024
+_LENGTH_PREFIX = 4
+
+
+def bucket_size(plaintext_length: int) -> int:
+    """The padded size for a plaintext of this length (prefix included)."""
+    needed = plaintext_length + _LENGTH_PREFIX
+    size = SMALLEST_BUCKET
+    while size < needed:
+        size *= 2
+    if size > LARGEST_BUCKET:
+        raise BadInput(
+            f"{plaintext_length} bytes is too large to seal (limit {LARGEST_BUCKET - _LENGTH_PREFIX})"
+        )
+    return size
+
+
+def sealed_length(bucket: int) -> int:
+    """The length of sealed bytes for a given bucket."""
+    return ENC_LENGTH + bucket + TAG_LENGTH
+
+
+def seal_info(kind: str, context: dict[str, Any]) -> bytes:
+    """HPKE ``info``: ``b"pbem-v1/" + kind + b"\\0" + canonical_bytes(context)``."""
+    return b"pbem-v1/" + kind.encode("ascii") + b"\x00" + canonical_bytes(context)
+
+
+def pad(plaintext: bytes, min_bucket: int = 0) -> bytes:
+    """Frame and pad ``plaintext`` to its bucket (or ``min_bucket`` if larger)."""
+    size = max(bucket_size(len(plaintext)), bucket_size(max(min_bucket - _LENGTH_PREFIX, 0)))
+    framed = len(plaintext).to_bytes(_LENGTH_PREFIX, "big") + plaintext
+    return framed + b"\x00" * (size - len(framed))
+
+
+def unpad(padded: bytes) -> bytes | None:
+    """The plaintext inside ``padded``, or None when the framing is wrong."""
+    if len(padded) < SMALLEST_BUCKET or len(padded) & (len(padded) - 1):
+        return None
+    length = int.from_bytes(padded[:_LENGTH_PREFIX], "big")
+    end = _LENGTH_PREFIX + length
+    if end > len(padded) or any(padded[end:]):
+        return None
+    return padded[_LENGTH_PREFIX:end]
+
+
+def seal(plaintext: bytes, recipient: PublicIdentity, info: bytes, *, min_bucket: int = 0) -> bytes:
+    """Pad ``plaintext`` and seal it so that only ``recipient`` can open it."""
+    return SUITE.encrypt(pad(plaintext, min_bucket), recipient.seal_key, info=info)
+
+
+def open_sealed(
+    ciphertext: bytes,
+    identity: PrivateIdentity,
+    info: bytes,
+    *,
+    what: str = "sealed data",
+    sealed_to: str | None = None,
+    source: str | None = None,
+    field: str | None = None,
+) -> bytes:
+    """Open what :func:`seal` made for ``identity`` with the same ``info``.
+
+    HPKE cannot tell a wrong key from altered bytes or a wrong context, so a
+    failure says all three; ``sealed_to`` (e.g. ``"US (alice, fingerprint …)"``)
+    lets the message say whose key would have opened it.
+    """
+    if sealed_to:
+        message = f"cannot open {what}: it is sealed to {sealed_to}, your key is {identity.public.describe()}"
+        hint = "use the key of the party it is sealed to; if that is yours, the file was altered or the data was copied from another file"
+    else:
+        message = f"cannot open {what} with the key of {identity.public.describe()}"
+        hint = "check you used the right key file; otherwise the file was altered or the data was copied from another file"
+    if len(ciphertext) < sealed_length(SMALLEST_BUCKET):
+        raise BadInput(f"{what} is too short to be sealed data", file=source, field=field, hint=hint)
+    try:
+        padded = SUITE.decrypt(ciphertext, identity.encryption_key, info=info)
+    except (InvalidTag, ValueError):
+        raise BadInput(message, file=source, field=field, hint=hint) from None
+    plaintext = unpad(padded)
+    if plaintext is None:
+        raise BadInput(
+            f"{what} opened but its padding is malformed",
+            file=source,
+            field=field,
+            hint="the sender's program is faulty; ask for a fresh copy",
+        )
+    return plaintext

@@ -1,0 +1,475 @@
+"""Turn files: the referee's signed record of one adjudicated player-turn.
+
+A turn file is an armoured block of kind ``TURN`` (see
+:mod:`pbem.protocol.armour`; headers ``Game`` and ``Sequence``, which readers
+check against the signed content).  Its payload is the canonical JSON of a
+signed envelope (:mod:`pbem.protocol.signing`, context ``"turn"``) made with
+the referee's key.  The envelope's body::
+
+    {
+      "format": "pbem-turn-1",
+      "game": "<32 lower-case hex: 16 random bytes, fixed at genesis>",
+      "seq": 0,                              # 0 for genesis, then 1, 2, …
+      "prev": null | "sha256:<hex>",         # digest of the previous turn file's payload
+      "orders": null | "sha256:<hex>",       # digest of the signed orders envelope adjudicated
+      "scenario": {"id": "<text>", "hash": "sha256:<hex>"},
+      "ruleset": {…},                        # opaque: edition, options
+      "identities": {"US": "pbem-id-1 …", "JP": "pbem-id-1 …", "referee": "pbem-id-1 …"},
+      "public": …,                           # opaque JSON: public events, whose turn, …
+      "dice": {
+        "revealed_seed": null | "<b64, 32 bytes>",   # seed_n, committed in the previous file
+        "salt": null | "<b64>",                      # the salt from the orders adjudicated
+        "rolls": [{"n": 1, "purpose": "…", "value": 4}, …],
+        "next_commitment": "sha256:<hex>"            # commit(seed_{n+1})
+      },
+      "views": {"US": "<b64 sealed>", "JP": "<b64 sealed>"},
+      "referee_state": "<b64 sealed>",
+      "state_commitment": "sha256:<hex>"
+    }
+
+Rules a reader enforces: ``seq == 0`` exactly when ``prev``, ``orders``,
+``revealed_seed`` and ``salt`` are null and ``rolls`` is empty; the three
+identities are repeated in every file and hold three different key sets.
+
+Digests: a turn file is named by ``"sha256:" + hex(SHA-256(payload))`` where
+payload is the dearmoured bytes (canonical JSON of the envelope) — see
+:func:`turn_digest`.  ``orders`` is the digest of the canonical JSON of the
+player's signed orders envelope (:mod:`pbem.protocol.ordersfile`).
+
+Sealed parts (:mod:`pbem.protocol.sealing`, HPKE with size buckets):
+
+* ``views[SIDE]`` is the canonical JSON of that side's view (opaque), sealed
+  to that side's identity with ``info = seal_info("view", {"game", "seq",
+  "role": SIDE})``.  Both views are padded to the same bucket.
+* ``referee_state`` is the canonical JSON of
+  ``{"format": "pbem-referee-state-1", "nonce": <b64, 32 bytes>,
+  "state": <full state, opaque>, "next_seed": <b64, 32 bytes>}`` sealed to
+  the referee with ``info = seal_info("referee-state", {"game", "seq",
+  "role": "referee"})``.  The referee keeps nothing else between turns.
+* ``state_commitment = "sha256:" + hex(SHA-256(b"pbem-v1/state-commit\\0" ||
+  nonce || canonical_bytes(state)))``.  After the game the referee publishes
+  ``(nonce, state)`` per turn and anyone can check them with
+  :func:`check_state_commitment`; the random nonce keeps the commitment from
+  being tested against guessed states during the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import BadInput, VerificationFailed
+from pbem.protocol import fields, signing
+from pbem.protocol.armour import armour, dearmour
+from pbem.protocol.canonical import (
+    DIGEST_PREFIX,
+    b64e,
+    canonical_bytes,
+    digest_bytes,
+    parse_canonical,
+)
+from pbem.protocol.dice import MAX_SALT_LENGTH, SEED_LENGTH, DiceStream, check_commitment, commit
+from pbem.protocol.files import text_and_source
+from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+from pbem.protocol.sealing import bucket_size, open_sealed, seal, seal_info
+
+FORMAT = "pbem-turn-1"
+KIND = "TURN"
+SIGN_CONTEXT = "turn"
+REFEREE_STATE_FORMAT = "pbem-referee-state-1"
+SIDES = ("US", "JP")
+REFEREE = "referee"
+ROLES = SIDES + (REFEREE,)
+ARMOUR_MARKER = "-----BEGIN PBEM"
+
+BODY_KEYS = frozenset(
+    {"format", "game", "seq", "prev", "orders", "scenario", "ruleset", "identities",
+     "public", "dice", "views", "referee_state", "state_commitment"}
+)
+DICE_KEYS = frozenset({"revealed_seed", "salt", "rolls", "next_commitment"})
+ROLL_KEYS = frozenset({"n", "purpose", "value"})
+_GAME_RE = re.compile(r"[0-9a-f]{32}")
+_STATE_DOMAIN = b"pbem-v1/state-commit\x00"
+
+
+def new_game_id() -> str:
+    """A fresh random game id (32 hex digits)."""
+    return secrets.token_hex(16)
+
+
+def commit_state(nonce: bytes, state: Any) -> str:
+    """The commitment to a full state published in a turn file."""
+    return DIGEST_PREFIX + hashlib.sha256(_STATE_DOMAIN + nonce + canonical_bytes(state)).hexdigest()
+
+
+def check_state_commitment(nonce: bytes, state: Any, commitment: str) -> bool:
+    """True when ``(nonce, state)`` is what ``commitment`` was made to."""
+    return hmac.compare_digest(commit_state(nonce, state).encode(), commitment.encode("utf-8", "replace"))
+
+
+def view_info(game: str, seq: int, side: str) -> bytes:
+    """HPKE ``info`` binding a view to its game, turn and side."""
+    return seal_info("view", {"game": game, "seq": seq, "role": side})
+
+
+def referee_state_info(game: str, seq: int) -> bytes:
+    """HPKE ``info`` binding the sealed full state to its game and turn."""
+    return seal_info("referee-state", {"game": game, "seq": seq, "role": REFEREE})
+
+
+@dataclass(frozen=True)
+class DiceRecord:
+    """The ``dice`` member of a turn file, decoded."""
+
+    revealed_seed: bytes | None
+    salt: bytes | None
+    rolls: tuple[dict, ...]
+    next_commitment: str
+
+
+@dataclass(frozen=True)
+class TurnFile:
+    """A parsed turn file.  :func:`read_turn` returns it only once verified."""
+
+    source: str
+    text: str
+    headers: dict[str, str]
+    payload: bytes
+    envelope: dict = field(repr=False)
+    game: str
+    seq: int
+    prev: str | None
+    orders: str | None
+    scenario_id: str
+    scenario_hash: str
+    ruleset: dict = field(repr=False)
+    identities: dict[str, PublicIdentity] = field(repr=False)
+    public: Any = field(repr=False)
+    dice: DiceRecord = field(repr=False)
+    views: dict[str, bytes] = field(repr=False)
+    referee_state: bytes = field(repr=False)
+    state_commitment: str = field(repr=False)
+
+    @property
+    def body(self) -> dict:
+        """The signed body, as JSON."""
+        return self.envelope["body"]
+
+    @property
+    def digest(self) -> str:
+        """``"sha256:<hex>"`` of the payload: how later files name this one."""
+        return digest_bytes(self.payload)
+
+    @property
+    def is_genesis(self) -> bool:
+        return self.seq == 0
+
+
+@dataclass(frozen=True)
+class RefereeState:
+    """What the sealed ``referee_state`` holds."""
+
+    state: Any = field(repr=False)
+    nonce: bytes = field(repr=False)
+    next_seed: bytes = field(repr=False)
+
+
+def turn_digest(turn: TurnFile | bytes) -> str:
+    """The digest naming a turn file (from the file or its payload bytes)."""
+    payload = turn.payload if isinstance(turn, TurnFile) else turn
+    return digest_bytes(payload)
+
+
+# ------------------------------------------------------------------ building
+
+
+def build_turn(
+    referee: PrivateIdentity,
+    *,
+    game: str,
+    seq: int,
+    scenario: dict,
+    ruleset: dict,
+    identities: dict[str, PublicIdentity],
+    public: Any,
+    views: dict[str, Any],
+    referee_state: Any,
+    next_seed: bytes,
+    prev: TurnFile | None = None,
+    orders: str | None = None,
+    dice_used: DiceStream | None = None,
+) -> TurnFile:
+    """Seal, commit, sign and armour one turn file.
+
+    Genesis: ``seq=0`` with no ``prev``, ``orders`` or ``dice_used``.  Later
+    files: ``prev`` is the verified previous turn file, ``orders`` the digest
+    of the orders adjudicated (``OrdersBody.digest``) and ``dice_used`` the
+    stream the engine rolled (its seed is revealed here).  ``next_seed`` is
+    the seed for the next adjudication; only its commitment is published, the
+    seed itself goes into the sealed referee state.  Inconsistent arguments
+    are programming errors (:class:`ValueError`).
+    """
+    if set(identities) != set(ROLES):
+        raise ValueError(f"identities must name exactly {ROLES}")
+    if not referee.public.same_keys(identities[REFEREE]):
+        raise ValueError("the signing key is not the referee identity of this game")
+    if set(views) != set(SIDES):
+        raise ValueError(f"views must be given for exactly {SIDES}")
+    if not _GAME_RE.fullmatch(game):
+        raise ValueError("game id must be 32 lower-case hex digits")
+    genesis = prev is None
+    if genesis != (seq == 0) or genesis != (orders is None) or genesis != (dice_used is None):
+        raise ValueError("genesis (seq 0) has no prev/orders/dice_used; every later turn has all three")
+    if prev is not None:
+        if seq != prev.seq + 1 or game != prev.game:
+            raise ValueError("a turn file follows the previous one of the same game")
+        if any(not prev.identities[r].same_keys(identities[r]) for r in ROLES):
+            raise ValueError("identities cannot change during a game")
+        assert dice_used is not None
+        if not check_commitment(dice_used.seed, prev.dice.next_commitment):
+            raise ValueError("the dice seed used is not the one committed in the previous turn file")
+
+    view_plaintexts = {side: canonical_bytes(views[side]) for side in SIDES}
+    common_bucket = max(bucket_size(len(p)) for p in view_plaintexts.values())
+    sealed_views = {
+        side: b64e(seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket))
+        for side in SIDES
+    }
+    nonce = secrets.token_bytes(32)
+    sealed_state = seal(
+        canonical_bytes(
+            {"format": REFEREE_STATE_FORMAT, "nonce": b64e(nonce), "state": referee_state, "next_seed": b64e(next_seed)}
+        ),
+        identities[REFEREE],
+        referee_state_info(game, seq),
+    )
+    body = {
+        "format": FORMAT,
+        "game": game,
+        "seq": seq,
+        "prev": prev.digest if prev is not None else None,
+        "orders": orders,
+        "scenario": {"id": scenario["id"], "hash": scenario["hash"]},
+        "ruleset": ruleset,
+        "identities": {role: identities[role].line() for role in ROLES},
+        "public": public,
+        "dice": {
+            "revealed_seed": b64e(dice_used.seed) if dice_used else None,
+            "salt": b64e(dice_used.salt) if dice_used else None,
+            "rolls": dice_used.rolls if dice_used else [],
+            "next_commitment": commit(next_seed),
+        },
+        "views": sealed_views,
+        "referee_state": b64e(sealed_state),
+        "state_commitment": commit_state(nonce, referee_state),
+    }
+    envelope = signing.sign(referee, body, SIGN_CONTEXT)
+    text = armour(KIND, canonical_bytes(envelope), {"Game": game, "Sequence": str(seq)})
+    return parse_turn(text, source=f"turn {seq}")
+
+
+# ------------------------------------------------------------------ reading
+
+
+def parse_turn(text: str, source: str = "turn file") -> TurnFile:
+    """Dearmour and check the shape of a turn file, **without** checking its
+    signature (use :func:`read_turn` for that)."""
+    _, headers, payload = dearmour(text, KIND, source)
+    envelope = parse_canonical(payload, source=source, what="the turn file's content")
+    where = fields.Where(source)
+    fields.obj(envelope, where, signing.ENVELOPE_KEYS)
+    body = fields.obj(envelope["body"], where.at("body"), BODY_KEYS)
+    where = fields.Where(source)  # body fields are named without "body." for readability
+
+    if body["format"] != FORMAT:
+        raise where.at("format").fail(
+            f"turn file format {body['format']!r} is not {FORMAT!r}",
+            hint="this file was made by another pbem version; update pbem",
+        )
+    game = fields.string(body["game"], where.at("game"))
+    if not _GAME_RE.fullmatch(game):
+        raise where.at("game").fail("a game id is 32 lower-case hex digits")
+    seq = fields.integer(body["seq"], where.at("seq"), minimum=0)
+    prev = fields.digest_or_none(body["prev"], where.at("prev"))
+    orders = fields.digest_or_none(body["orders"], where.at("orders"))
+    scenario = fields.obj(body["scenario"], where.at("scenario"), {"id", "hash"})
+    scenario_id = fields.string(scenario["id"], where.at("scenario.id"))
+    scenario_hash = fields.digest_value(scenario["hash"], where.at("scenario.hash"))
+    ruleset = fields.obj(body["ruleset"], where.at("ruleset"))
+    identities = _parse_identities(body["identities"], where.at("identities"))
+    dice = _parse_dice(body["dice"], where.at("dice"))
+    views_obj = fields.obj(body["views"], where.at("views"), set(SIDES))
+    views = {side: fields.b64(views_obj[side], where.at(f"views.{side}")) for side in SIDES}
+    referee_state = fields.b64(body["referee_state"], where.at("referee_state"))
+    state_commitment = fields.digest_value(body["state_commitment"], where.at("state_commitment"))
+
+    if seq == 0:
+        for name, value in (("prev", prev), ("orders", orders), ("dice.revealed_seed", dice.revealed_seed),
+                            ("dice.salt", dice.salt)):
+            if value is not None:
+                raise where.at(name).fail("must be null in the genesis turn file (seq 0)")
+        if dice.rolls:
+            raise where.at("dice.rolls").fail("the genesis turn file has no rolls")
+    else:
+        for name, value in (("prev", prev), ("orders", orders), ("dice.revealed_seed", dice.revealed_seed),
+                            ("dice.salt", dice.salt)):
+            if value is None:
+                raise where.at(name).fail(f"is null, but only the genesis turn file may omit it (this is seq {seq})")
+
+    for key, expected in (("Game", game), ("Sequence", str(seq))):
+        if key in headers and headers[key] != expected:
+            raise BadInput(
+                f"the header says {key}: {headers[key]}, but the signed content says {expected}",
+                file=source,
+                hint="the readable header was edited; trust only what 'pbem show' prints from the signed content",
+            )
+    return TurnFile(
+        source=source, text=text, headers=headers, payload=payload, envelope=envelope,
+        game=game, seq=seq, prev=prev, orders=orders, scenario_id=scenario_id,
+        scenario_hash=scenario_hash, ruleset=ruleset, identities=identities,
+        public=body["public"], dice=dice, views=views, referee_state=referee_state,
+        state_commitment=state_commitment,
+    )
+
+
+def _parse_identities(value: Any, where: fields.Where) -> dict[str, PublicIdentity]:
+    lines = fields.obj(value, where, set(ROLES))
+    identities = {
+        role: PublicIdentity.from_line(fields.string(lines[role], where.at(role)), source=where.source,
+                                       field=where.at(role).path)
+        for role in ROLES
+    }
+    for index, first in enumerate(ROLES):
+        for second in ROLES[index + 1 :]:
+            a, b = identities[first], identities[second]
+            if a.sign_public == b.sign_public or a.enc_public == b.enc_public:
+                raise where.fail(f"{first} and {second} share a key; every party needs its own keys")
+    return identities
+
+
+def _parse_dice(value: Any, where: fields.Where) -> DiceRecord:
+    dice = fields.obj(value, where, DICE_KEYS)
+    revealed = fields.b64_or_none(dice["revealed_seed"], where.at("revealed_seed"), length=SEED_LENGTH)
+    salt = fields.b64_or_none(dice["salt"], where.at("salt"))
+    if salt is not None and len(salt) > MAX_SALT_LENGTH:
+        raise where.at("salt").fail(f"is longer than {MAX_SALT_LENGTH} bytes")
+    rolls = []
+    for index, item in enumerate(fields.array(dice["rolls"], where.at("rolls"))):
+        roll_where = where.at("rolls").at(index)
+        roll = fields.obj(item, roll_where, ROLL_KEYS)
+        n = fields.integer(roll["n"], roll_where.at("n"))
+        if n != index + 1:
+            raise roll_where.at("n").fail(f"rolls are numbered 1, 2, 3, …; expected {index + 1}, found {n}")
+        fields.string(roll["purpose"], roll_where.at("purpose"))
+        value_ = fields.integer(roll["value"], roll_where.at("value"))
+        if not 1 <= value_ <= 6:
+            raise roll_where.at("value").fail(f"a d6 shows 1 to 6, not {value_}")
+        rolls.append(roll)
+    if rolls and (revealed is None or salt is None):
+        raise where.at("rolls").fail("rolls without a revealed seed and salt cannot be checked")
+    next_commitment = fields.digest_value(dice["next_commitment"], where.at("next_commitment"))
+    return DiceRecord(revealed, salt, tuple(rolls), next_commitment)
+
+
+def read_turn(
+    path_or_text: str | os.PathLike[str],
+    referee: PublicIdentity | None = None,
+    *,
+    source: str | None = None,
+) -> TurnFile:
+    """Read a turn file and verify the referee's signature.
+
+    ``referee`` is the referee identity the reader trusts (from the genesis
+    file, or the line the referee sent).  It may be omitted only for the
+    genesis file, which is then checked against the identity it names itself
+    — show its fingerprint to the players so they can compare.
+    """
+    text, source = text_and_source(path_or_text, marker=ARMOUR_MARKER, what="turn file", source=source)
+    turn = parse_turn(text, source)
+    named = turn.identities[REFEREE]
+    if referee is None:
+        if turn.seq != 0:
+            raise BadInput(
+                f"cannot check turn file seq {turn.seq} without knowing the referee's key",
+                file=source,
+                hint="give the genesis turn file or the referee's identity line as well",
+            )
+        referee = named
+    elif not referee.same_keys(named):
+        raise VerificationFailed(
+            f"names {named.describe()} as referee, not {referee.describe()}",
+            file=source,
+            field="identities.referee",
+            hint="this file belongs to another game or was forged; do not trust it",
+        )
+    signing.verify(turn.envelope, referee, SIGN_CONTEXT, source=source, role="referee")
+    return turn
+
+
+# ------------------------------------------------------------------ opening
+
+
+def open_view(turn: TurnFile, side: str, identity: PrivateIdentity) -> Any:
+    """The view sealed to ``side`` in ``turn``, opened with ``identity``."""
+    if side not in SIDES:
+        raise BadInput(f"unknown side {side!r}", hint=f"use one of {', '.join(SIDES)}")
+    owner = turn.identities[side]
+    if not identity.public.same_keys(owner):
+        raise BadInput(
+            f"the {side} view is sealed to {side} {owner.describe()}; your key is {identity.public.describe()}",
+            file=turn.source,
+            field=f"views.{side}",
+            hint=f"each player can open only their own side's view; use the {side} player's key file",
+        )
+    try:
+        plaintext = open_sealed(
+            turn.views[side], identity, view_info(turn.game, turn.seq, side),
+            what=f"the {side} view", source=turn.source, field=f"views.{side}",
+        )
+    except BadInput as exc:
+        raise VerificationFailed(
+            f"the {side} view does not open with the {side} key named in the file",
+            file=turn.source, field=f"views.{side}",
+            hint="the referee's file is faulty (or a view was copied from another file); tell the referee",
+        ) from exc
+    return parse_canonical(plaintext, source=turn.source, what=f"the {side} view")
+
+
+def open_referee_state(turn: TurnFile, referee: PrivateIdentity) -> RefereeState:
+    """The full state, its nonce and the next seed; checks both commitments."""
+    owner = turn.identities[REFEREE]
+    if not referee.public.same_keys(owner):
+        raise BadInput(
+            f"the full state is sealed to the referee {owner.describe()}; your key is {referee.public.describe()}",
+            file=turn.source, field="referee_state", hint="only the referee's key opens it",
+        )
+    plaintext = open_sealed(
+        turn.referee_state, referee, referee_state_info(turn.game, turn.seq),
+        what="the referee state", sealed_to=f"the referee {owner.describe()}",
+        source=turn.source, field="referee_state",
+    )
+    where = fields.Where(turn.source, "referee_state")
+    content = fields.obj(
+        parse_canonical(plaintext, source=turn.source, what="the referee state"),
+        where, {"format", "nonce", "state", "next_seed"},
+    )
+    if content["format"] != REFEREE_STATE_FORMAT:
+        raise where.at("format").fail(f"referee state format {content['format']!r} is not {REFEREE_STATE_FORMAT!r}")
+    nonce = fields.b64(content["nonce"], where.at("nonce"), length=32)
+    next_seed = fields.b64(content["next_seed"], where.at("next_seed"), length=SEED_LENGTH)
+    if not check_state_commitment(nonce, content["state"], turn.state_commitment):
+        raise VerificationFailed(
+            "the sealed full state does not match the state commitment",
+            file=turn.source, field="state_commitment", hint="the referee's file is faulty",
+        )
+    if not check_commitment(next_seed, turn.dice.next_commitment):
+        raise VerificationFailed(
+            "the sealed next seed does not match the dice commitment",
+            file=turn.source, field="dice.next_commitment", hint="the referee's file is faulty",
+        )
+    return RefereeState(content["state"], nonce, next_seed)

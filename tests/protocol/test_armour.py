@@ -1,0 +1,124 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pbem.errors import BadInput
+from pbem.protocol.armour import LINE_LENGTH, armour, dearmour
+
+HEADERS = {"Game": "4f3a9c2e11ab07d2", "Sequence": "3"}
+
+
+def block(payload=bytes(range(256)) * 2, kind="TURN", headers=HEADERS):
+    return armour(kind, payload, headers)
+
+
+def test_layout():
+    text = block()
+    lines = text.splitlines()
+    assert lines[0] == "-----BEGIN PBEM TURN-----"
+    assert lines[1:4] == ["Game: 4f3a9c2e11ab07d2", "Sequence: 3", ""]
+    assert lines[-1] == "-----END PBEM TURN-----"
+    assert all(len(line) <= LINE_LENGTH for line in lines)
+    assert text.isascii()
+
+
+@given(st.binary(min_size=1, max_size=2000))
+def test_round_trip(payload):
+    assert dearmour(armour("ORDERS", payload, {"Side": "US"}), "ORDERS", "m") == ("ORDERS", {"Side": "US"}, payload)
+
+
+def transforms():
+    def crlf(t): return t.replace("\n", "\r\n")
+    def quoted(t): return "".join("> " + line for line in t.splitlines(True))
+    def quoted_twice(t): return "".join(">> " + line for line in t.splitlines(True)).replace(">> \n", ">>\n")
+    def forum(t): return "Hi all, here is my turn:\n\n" + t + "\nCheers,\nBob\n-- \nsent from my phone\n"
+    def trailing(t): return "".join(line.rstrip("\n") + "  \t\n" for line in t.splitlines(True))
+    def rewrapped(t):
+        lines = t.splitlines()
+        start = lines.index("") + 1
+        data = "".join(lines[start:-2])
+        return "\n".join(lines[:start] + [data[i:i + 64] for i in range(0, len(data), 64)] + lines[-2:]) + "\n"
+    def all_of_it(t): return forum(crlf(trailing(quoted(t))))
+    return [crlf, quoted, quoted_twice, forum, trailing, rewrapped, all_of_it]
+
+
+@pytest.mark.parametrize("transform", transforms(), ids=lambda f: f.__name__)
+def test_tolerates_what_mail_does(transform):
+    payload = bytes(range(256)) * 3
+    assert dearmour(transform(block(payload)), "TURN", "mail") == ("TURN", HEADERS, payload)
+
+
+def test_picks_the_wanted_kind_among_several():
+    text = block(b"turn") + "\n" + block(b"orders", kind="ORDERS")
+    assert dearmour(text, "ORDERS", "m")[2] == b"orders"
+
+
+def replace_line(text, index, new):
+    lines = text.split("\n")
+    lines[index] = new
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    "damage, words",
+    [
+        (lambda t: "no armour here", "no -----BEGIN PBEM TURN"),
+        (lambda t: t.replace("-----END PBEM TURN-----", ""), "cut off"),
+        (lambda t: t[: len(t) // 2], "cut off"),
+        (lambda t: t + t, "2 PBEM TURN blocks"),
+        (lambda t: t.replace("TURN", "ORDERS"), "not a PBEM TURN"),
+        (lambda t: replace_line(t, 5, "AAAA" + t.split("\n")[5][4:]), "checksum"),
+        (lambda t: replace_line(t, 5, "A*A" + t.split("\n")[5][3:]), "not a base64 line"),
+        (lambda t: t.replace("Sequence: 3", "Sequence: 4"), "checksum"),
+        (lambda t: t.replace("Sequence: 3\n", "Sequence 3\n"), "header"),
+        (lambda t: t.replace("Sequence: 3\n\n", "Sequence: 3\n"), "header"),
+        (lambda t: "\n".join(line for line in t.split("\n") if not line.startswith("=")), "checksum line"),
+        (lambda t: "> " + t, "quote prefix"),
+    ],
+)
+def test_damage_is_bad_input_naming_the_source(damage, words):
+    with pytest.raises(BadInput) as caught:
+        dearmour(damage(block()), "TURN", "turn-3.txt")
+    assert caught.value.file == "turn-3.txt"
+    assert words in caught.value.message
+    assert caught.value.hint
+
+
+def test_padding_bits_cannot_be_changed():
+    text = armour("TURN", b"A", {})  # base64 "QQ==": the low bits of the 2nd char are padding
+    assert "\nQQ==\n" in text
+    with pytest.raises(BadInput):
+        dearmour(text.replace("\nQQ==\n", "\nQR==\n"), "TURN", "t")
+
+
+def test_every_single_bit_flip_is_caught_or_harmless():
+    """Flipping any bit anywhere either fails, or (only for whitespace mail
+    itself may rewrite, like the final newline) yields the very same content."""
+    text = block(bytes(range(40)))
+    original = dearmour(text, "TURN", "t")
+    data = text.encode()
+    harmless = []
+    for position in range(len(data)):
+        for bit in range(8):
+            flipped = bytearray(data)
+            flipped[position] ^= 1 << bit
+            try:
+                result = dearmour(flipped.decode("utf-8"), "TURN", "t")
+            except (BadInput, UnicodeDecodeError):
+                continue
+            assert result == original, (position, bit)
+            harmless.append((position, chr(flipped[position])))
+    # only line ends may become other whitespace
+    assert all(data[p] in b"\n" and c in " \t\r\n" for p, c in harmless)
+
+
+@pytest.mark.parametrize("kind", ["turn", "TURN-1", "", "A  B"])
+def test_bad_kind_is_a_programming_error(kind):
+    with pytest.raises(ValueError):
+        armour(kind, b"x", {})
+
+
+@pytest.mark.parametrize("headers", [{"Bad Key": "x"}, {"Game": " padded"}, {"Game": "é"}, {"Game": "a\nb"}, {"Game": ""}])
+def test_bad_header_is_a_programming_error(headers):
+    with pytest.raises(ValueError):
+        armour("TURN", b"x", headers)

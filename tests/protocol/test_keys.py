@@ -1,0 +1,164 @@
+import base64
+import os
+import stat
+
+import pytest
+
+from cryptography.hazmat.primitives import serialization
+
+from pbem.errors import BadInput
+from pbem.protocol import keys
+
+FAST = 2**10  # scrypt work factor for tests only; the default stays keys.DEFAULT_SCRYPT_N
+
+
+@pytest.fixture(scope="module")
+def alice():
+    return keys.generate("alice")
+
+
+def secret_forms(identity):
+    """Every likely spelling of the private key material."""
+    raw = [
+        identity.signing_key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                           serialization.NoEncryption()),
+        identity.encryption_key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                              serialization.NoEncryption()),
+    ]
+    forms = []
+    for key in raw:
+        forms += [key.hex(), base64.b64encode(key).decode(), base64.urlsafe_b64encode(key).decode().rstrip("=")]
+    for key in (identity.signing_key, identity.encryption_key):
+        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+        forms.append(pem.splitlines()[1])
+    return raw, forms
+
+
+def test_default_work_factor_is_not_weakened():
+    assert keys.DEFAULT_SCRYPT_N >= 2**17
+
+
+def test_identity_line_round_trip(alice):
+    line = alice.public.line()
+    assert line.startswith("pbem-id-1 alice ") and "\n" not in line and len(line.split(" ")) == 4
+    parsed = keys.read_public(line)
+    assert parsed == alice.public
+    assert len(parsed.fingerprint) == 16 and int(parsed.fingerprint, 16) >= 0
+    assert keys.read_public("> " + line) == alice.public
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["pbem-id-1 alice", "pbem-id-2 alice A B", "pbem-id-1 al ice AAAA BBBB", "pbem-id-1 alice " + "A" * 43 + " " + "A" * 42,
+     "pbem-id-1 alice " + "A" * 43 + " " + "A" * 43],  # the last: an all-zero (low-order) X25519 key
+)
+def test_bad_identity_lines(line):
+    with pytest.raises(BadInput):
+        keys.PublicIdentity.from_line(line, source="bob.pub")
+
+
+def test_private_file_with_passphrase(tmp_path, alice):
+    path = tmp_path / "alice.key"
+    keys.write_private(path, alice, b"correct horse", scrypt_n=FAST)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert keys.passphrase_needed(path)
+    loaded = keys.read_private(path, b"correct horse")
+    assert loaded.public == alice.public
+    raw, forms = secret_forms(alice)
+    text = path.read_text()
+    assert not any(form in text for form in forms)
+
+
+def test_private_file_without_passphrase(tmp_path, alice):
+    path = tmp_path / "alice.key"
+    keys.write_private(path, alice, None)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert not keys.passphrase_needed(path)
+    assert keys.read_private(path, None).public == alice.public
+
+
+def test_wrong_or_missing_passphrase_is_bad_input(tmp_path, alice):
+    path = tmp_path / "alice.key"
+    keys.write_private(path, alice, b"right", scrypt_n=FAST)
+    with pytest.raises(BadInput) as caught:
+        keys.read_private(path, b"wrong")
+    assert "wrong passphrase" in caught.value.message and caught.value.file == str(path) and caught.value.hint
+    with pytest.raises(BadInput) as caught:
+        keys.read_private(path, None)
+    assert "passphrase" in caught.value.message
+
+
+def test_empty_passphrase_refused(tmp_path, alice):
+    with pytest.raises(BadInput):
+        keys.write_private(tmp_path / "a.key", alice, b"", scrypt_n=FAST)
+
+
+def test_never_overwrites(tmp_path, alice):
+    path = tmp_path / "alice.key"
+    path.write_text("precious")
+    with pytest.raises(BadInput) as caught:
+        keys.write_private(path, alice, None)
+    assert caught.value.file == str(path)
+    assert path.read_text() == "precious"
+    assert os.listdir(tmp_path) == ["alice.key"]  # no temporary file left behind
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda t: t[: len(t) // 2],
+        lambda t: "not json",
+        lambda t: t.replace('"keys_sealed": "gAAAA', '"keys_sealed": "gAAAB'),
+        lambda t: t.replace('"n": 1024', '"n": 1000'),
+        lambda t: t.replace("pbem-private-key-1", "something-else"),
+        lambda t: t.replace('"protection": "scrypt+fernet"', '"protection": "rot13"'),
+    ],
+)
+def test_damaged_private_file_is_bad_input(tmp_path, alice, damage):
+    path = tmp_path / "alice.key"
+    keys.write_private(path, alice, b"pw", scrypt_n=FAST)
+    path.write_text(damage(path.read_text()))
+    with pytest.raises(BadInput) as caught:
+        keys.read_private(path, b"pw")
+    assert caught.value.file == str(path)
+
+
+def test_mismatched_public_line_is_detected(tmp_path, alice):
+    path = tmp_path / "alice.key"
+    keys.write_private(path, alice, None)
+    other = keys.generate("alice").public.line()
+    path.write_text(path.read_text().replace(alice.public.line(), other))
+    with pytest.raises(BadInput, match="do not match"):
+        keys.read_private(path, None)
+
+
+def test_missing_key_file(tmp_path):
+    with pytest.raises(BadInput) as caught:
+        keys.read_private(tmp_path / "nobody.key", b"x")
+    assert "no such" in caught.value.message
+
+
+def test_public_file_holds_no_secret(tmp_path, alice):
+    path = tmp_path / "alice.pub"
+    keys.write_public(path, alice)
+    data = path.read_bytes()
+    raw, forms = secret_forms(alice)
+    assert not any(key in data for key in raw)
+    assert not any(form.encode() in data for form in forms)
+    assert keys.read_public(path) == alice.public
+    assert data == (alice.public.line() + "\n").encode()
+
+
+def test_public_file_found_inside_a_mail(tmp_path, alice):
+    path = tmp_path / "mail.txt"
+    path.write_text(f"Hi,\nmy key:\n> {alice.public.line()}\nBob\n")
+    assert keys.read_public(path) == alice.public
+
+
+def test_repr_shows_no_key_material(alice):
+    raw, forms = secret_forms(alice)
+    for text in (repr(alice), str(alice), repr(alice.public), str([alice])):
+        assert not any(form in text for form in forms)
+        assert not any(repr(key)[2:-1] in text for key in raw)
+    assert alice.fingerprint in repr(alice)
