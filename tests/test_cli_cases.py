@@ -104,3 +104,12 @@ def test_a_malformed_orders_file_gets_one_line_naming_file_and_field(tmp_path):
     result = pbem("orders", "check", str(orders), "--position", "scenarios/test-skirmish.json")
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and str(orders) in result.stderr and "moves[0].path" in result.stderr
+
+
+def test_the_readme_orders_example_is_valid():
+    example = ROOT / "examples" / "orders" / "test-skirmish-us-turn1.json"
+    assert json.loads(example.read_text()) == json.loads(
+        (ROOT / "README.md").read_text().split("```json\n", 1)[1].split("```", 1)[0]
+    )
+    result = pbem("orders", "check", str(example), "--position", "scenarios/test-skirmish.json")
+    assert result.returncode == 0, result.stdout

@@ -1,0 +1,18 @@
+"""The conformance cases shipped beside the project (../shared/cases) all pass, when present."""
+
+from pathlib import Path
+
+import pytest
+
+from pbem.cases.load import case_files, load_case
+from pbem.cases.run import run_case
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDERS = [ROOT / "examples" / "cases", ROOT.parent / "shared" / "cases"]
+CASES = [p for folder in FOLDERS if folder.is_dir() for p in case_files([folder])]
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_case_passes(path):
+    outcome = run_case(load_case(path))
+    assert outcome["passed"] is not False, outcome.get("differences") or outcome.get("error")
