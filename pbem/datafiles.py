@@ -47,14 +47,20 @@ def load_scenario(name: str | Path) -> LoadedScenario:
         board = Board(scenario.map)
     except MapInconsistent as exc:
         raise BadInput(exc.message, file=str(path), field=exc.field) from None
-    ids: set[str] = set()
-    for i, unit in enumerate(scenario.units):
-        if unit.id in ids:
-            raise BadInput(f"unit id '{unit.id}' is used twice", file=str(path), field=f"units[{i}].id")
-        ids.add(unit.id)
-        if unit.hex is not None and not board.land(unit.hex):
-            raise BadInput(f"set-up hex {unit.hex} is not a land hex of the board", file=str(path), field=f"units[{i}].hex")
+    check_roster(scenario.units, board, str(path))
     return LoadedScenario(path, scenario, board)
+
+
+def check_roster(units, board: Board, source: str) -> None:
+    """Unit ids are unique and every placed unit stands on a land hex of the board."""
+    ids: set[str] = set()
+    for i, unit in enumerate(units):
+        if unit.id in ids:
+            raise BadInput(f"unit id '{unit.id}' is used twice", file=source, field=f"units[{i}].id")
+        ids.add(unit.id)
+        if unit.hex not in (None, "offmap") and not board.land(unit.hex):
+            where = "off the board" if not board.on_board(unit.hex) else "an all-sea hex"
+            raise BadInput(f"hex {unit.hex} is {where}", file=source, field=f"units[{i}].hex")
 
 
 def load_orders(path: Path) -> Orders:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pbem.cases.model import Case
 from pbem.engine.board import Board, MapInconsistent
+from pbem.datafiles import check_roster
 from pbem.errors import BadInput
 from pbem.jsonfile import read_json, schema_error
 
@@ -45,13 +46,7 @@ def load_case(path: Path) -> LoadedCase:
         board = Board(case.map)
     except MapInconsistent as exc:
         raise BadInput(exc.message, file=str(path), field=exc.field) from None
-    seen: set[str] = set()
-    for i, unit in enumerate(case.units):
-        if unit.id in seen:
-            raise BadInput(f"unit id '{unit.id}' is used twice", file=str(path), field=f"units[{i}].id")
-        seen.add(unit.id)
-        if unit.hex != "offmap" and not board.on_board(unit.hex):
-            raise BadInput(f"hex {unit.hex} is off the {board.cols}x{board.rows} board", file=str(path), field=f"units[{i}].hex")
+    check_roster(case.units, board, str(path))
     return LoadedCase(path, case, board)
 
 

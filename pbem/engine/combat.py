@@ -87,44 +87,39 @@ def _eliminate_in_place(state: CombatPhaseState, unit_id: str, cause: str) -> tu
     return (here,)
 
 
-def _apply_defender_result(state: CombatPhaseState, e: Engagement, result: str, tenacious: frozenset[str]) -> dict[str, tuple[Hex, ...]]:
+def _apply_result(
+    state: CombatPhaseState,
+    e: Engagement,
+    result: str,
+    losers: tuple[str, ...],
+    routes: list[Route] | None,
+    tenacious: frozenset[str],
+) -> dict[str, tuple[Hex, ...]]:
+    """Eliminate or retreat ``losers`` as ``result`` says; return their Paths of Retreat.
+
+    Defenders of an artillery-only attack ignore a D1 (8.15); a Japanese unit
+    in rough or mountain retreats one hex less (14.1).  Units retreat one
+    after another in the order the combat lists them (I6).
+    """
     paths: dict[str, tuple[Hex, ...]] = {}
-    if result == "De":
-        for d in e.defenders:
-            paths[d] = _eliminate_in_place(state, d, "De")
+    if result in ("De", "Ae"):
+        for u in losers:
+            paths[u] = _eliminate_in_place(state, u, result)
         return paths
     hexes_due = crt.retreat_hexes(result)
-    if e.artillery_only and hexes_due == 1:
-        for d in e.defenders:
-            state.events.append(events.result_modified(e.index, d, "8.15", result, "no effect"))
+    if result.startswith("D") and e.artillery_only and hexes_due == 1:
+        for u in losers:
+            state.events.append(events.result_modified(e.index, u, "8.15", result, "no effect"))
         return paths
-    for d in e.defenders:
+    for u in losers:
         n = hexes_due
-        if d in tenacious:
+        if u in tenacious:
             n -= 1
-            state.events.append(events.result_modified(e.index, d, "14.1", result, f"retreats {n}" if n else "no effect"))
+            state.events.append(events.result_modified(e.index, u, "14.1", result, f"retreats {n}" if n else "no effect"))
         if n <= 0:
             continue
-        state.forced_to_retreat.add(d)
-        paths[d] = _retreat(state, d, n, _route_for(state.defense.retreats, d))
-    return paths
-
-
-def _apply_attacker_result(state: CombatPhaseState, e: Engagement, result: str, tenacious: frozenset[str]) -> dict[str, tuple[Hex, ...]]:
-    paths: dict[str, tuple[Hex, ...]] = {}
-    if result == "Ae":
-        for a in e.adjacent:
-            paths[a] = _eliminate_in_place(state, a, "Ae")
-        return paths
-    hexes_due = crt.retreat_hexes(result)
-    for a in e.adjacent:
-        n = hexes_due
-        if a in tenacious:
-            n -= 1
-            state.events.append(events.result_modified(e.index, a, "14.1", result, f"retreats {n}" if n else "no effect"))
-        if n <= 0:
-            continue
-        paths[a] = _retreat(state, a, n, _route_for(e.attack.retreats, a))
+        state.forced_to_retreat.add(u)
+        paths[u] = _retreat(state, u, n, _route_for(routes, u))
     return paths
 
 
@@ -161,7 +156,7 @@ def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: l
     # 14.1 is judged where each unit stands at the moment of the combat, before anyone moves (I15).
     tenacious = frozenset(u for u in e.defenders + e.adjacent if tenacity_applies(state, u))
     if result.startswith("D"):
-        paths = _apply_defender_result(state, e, result, tenacious)
+        paths = _apply_result(state, e, result, e.defenders, state.defense.retreats, tenacious)
         lost = _banzai(state, e)
         winners = [u for u in e.adjacent if u not in lost]
         advance.carry_out(state, list(attack.advance), winners, paths, list(e.defenders), PLAYER)
@@ -171,7 +166,7 @@ def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: l
                 state.events.append(events.result_modified(index, a, "8.15", result, "no effect"))
             paths = {}
         else:
-            paths = _apply_attacker_result(state, e, result, tenacious)
+            paths = _apply_result(state, e, result, e.adjacent, attack.retreats, tenacious)
         lost = _banzai(state, e)
         for u in lost:
             paths.pop(u, None)
