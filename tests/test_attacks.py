@@ -136,7 +136,19 @@ def test_an_attack_against_a_friendly_unit_is_refused():
     assert not out["valid"]
 
 
-def test_advance_orders_name_adjacent_attackers_only():
-    units = [art("us-a", "US", "0504", r=4), inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507")]
-    out = run(case(units, attacks=[{"attackers": ["us-1"], "barrage": ["us-a"], "defenders": ["jp-1"], "advance": [{"unit": "us-a", "to": 1}]}], dice=[3]))
-    assert rules(out) == {"7.94"}
+def test_7_94_barraging_artillery_never_advances():
+    # 5 + 2 - 1 = +6, die 1 on Clear +6,7: D3 — the artillery's advance order is not carried out.
+    from tests.casebuilder import where
+
+    units = [art("us-a", "US", "0504", r=4), inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507", d=1)]
+    orders = [{"attackers": ["us-1"], "barrage": ["us-a"], "defenders": ["jp-1"], "advance": [{"unit": "us-a", "to": 1}]}]
+    out = run(case(units, attacks=orders, dice=[1]))
+    assert out["valid"] and out["combats"][0]["result"] == "D3"
+    assert where(out, "us-a") == "0504"
+
+
+def test_i18_adjacent_artillery_listed_against_a_unit_it_does_not_touch_breaks_8_32():
+    # us-a in 0506 touches jp-1 (0507) but barrages jp-2 (0509) instead.
+    units = [art("us-a", "US", "0506"), inf("us-1", "US", "0406"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
+    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"]), {"barrage": ["us-a"], "defenders": ["jp-2"]}], dice=[3, 3]))
+    assert {"8.32", "8.31"} <= rules(out)

@@ -1,5 +1,9 @@
 """Checking the phasing player's attacks before any die is rolled.
 
+What happens after the die — advances, retreat routes, Banzai losses — is
+not checked here: an entry that cannot be carried out when its moment comes
+is simply not carried out (a unit not entitled to advance stays put, 7.94).
+
 Attacks are judged on the position at the start of the combat phase (I9):
 who may attack whom (7.14, 7.15, 7.23, 8.11-8.13, 8.32), who must attack and
 be attacked (7.11, 7.12, 7.21, 8.31, 12.22), Ground Support (9.1, I13) and
@@ -64,7 +68,6 @@ class _AttackChecker:
             self.add("8.13", None, f"{tag} barrages more than one hex; without units attacking from adjacent hexes a barrage strikes a single hex.")
         self.tally.gsp += attack.gsp
         self._banzai(tag, attack, adjacent)
-        self._after_combat_orders(tag, attack, adjacent, barraging, defenders)
 
     def _defenders(self, index: int, tag: str, attack: Attack) -> list[str]:
         ok = []
@@ -107,9 +110,10 @@ class _AttackChecker:
                 continue
             touching = _adjacent_to(self.placement, a, defenders)
             if unit.is_artillery:
-                if touching and len(touching) < len(defenders):
+                in_contact = touching or self.placement.adjacent_enemies(self.placement.where(a), self.phasing)
+                if in_contact and len(touching) < len(defenders):
                     far = [d for d in defenders if d not in touching]
-                    self.add("8.32", a, f"{tag}: artillery {a} attacks from an adjacent hex, so it may not attack {', '.join(far)}, which it does not touch.")
+                    self.add("8.32", a, f"{tag}: artillery {a} is adjacent to an enemy unit, so it may not attack {', '.join(far)}, which it does not touch.")
                 if touching:
                     adjacent.append(a)
                     self.tally.adjacent_attackers.add(a)
@@ -138,24 +142,6 @@ class _AttackChecker:
             return
         if not any(self.units[a].kind in BANZAI_KINDS for a in adjacent):
             self.add("10.0", None, f"{tag}: a Banzai attack needs at least one adjacent Japanese infantry or engineer unit.")
-
-    def _after_combat_orders(self, tag: str, attack: Attack, adjacent: list[str], barraging: list[str], defenders: list[str]) -> None:
-        for entry in attack.advance:
-            if entry.unit in barraging:
-                self.add("7.94", entry.unit, f"{tag}: {entry.unit} barrages from a distance, and non-adjacent artillery never advances after combat.")
-            elif entry.unit not in adjacent:
-                self.add("7.94", entry.unit, f"{tag}: {entry.unit} may advance only if it attacks in this combat from an adjacent hex.")
-            if entry.follow is not None and entry.follow not in attack.defenders:
-                self.add("7.95", entry.unit, f"{tag}: {entry.unit} would follow {entry.follow}, which is not a defender of this attack.")
-        for route in attack.retreats:
-            if route.unit not in adjacent:
-                self.add("7.7", route.unit, f"{tag}: a retreat route is given for {route.unit}, which does not attack from an adjacent hex here.")
-        if attack.banzai and not self.ruleset.dg:
-            for unit_id in attack.banzai_losses:
-                if unit_id in barraging:
-                    self.add("10.13", unit_id, f"{tag}: barraging artillery {unit_id} may not be given up for Banzai losses.")
-                elif unit_id not in attack.attackers:
-                    self.add("10.12", unit_id, f"{tag}: {unit_id} is not one of this attack's attackers, so it cannot be given up for Banzai losses.")
 
     # -- across all attacks ------------------------------------------------------
     def check_obligations(self, gsp_available: int, arrived_in_zoc: frozenset[str]) -> None:
