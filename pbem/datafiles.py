@@ -42,7 +42,12 @@ def find_scenario(name: str) -> Path:
 
 def load_scenario(name: str | Path) -> LoadedScenario:
     path = find_scenario(str(name))
-    scenario = load_model(Scenario, read_json(path), str(path), "schemas/scenario.schema.json")
+    return scenario_from(read_json(path), path)
+
+
+def scenario_from(document, path: Path) -> LoadedScenario:
+    """Validate a scenario document (from a file or a genesis turn file) and build its board."""
+    scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json")
     try:
         board = Board(scenario.map)
     except MapInconsistent as exc:

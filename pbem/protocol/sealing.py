@@ -10,15 +10,20 @@ ciphertext and its 16-byte tag.
 from what the sealed data belongs to (game, sequence number, role), so a
 sealed view cut out of one turn file and pasted into another does not open.
 
-Padding
--------
-Before sealing, the plaintext is framed and padded to a size bucket::
+Compression and padding
+-----------------------
+Before sealing, the plaintext is compressed (zlib, level 9: ``z =
+zlib.compress(plaintext, 9)``), then framed and padded to a size bucket::
 
-    padded = uint32_be(len(plaintext)) || plaintext || 0x00 * k
+    padded = uint32_be(len(z)) || z || 0x00 * k
 
 where ``len(padded)`` is the smallest bucket ``1024 * 2**i`` (i = 0, 1, 2, …:
-1 KiB, 2 KiB, 4 KiB, …, at most 64 MiB) that holds the plaintext and its
-4-byte length.  A geometric series leaks only about log2 of the size (a view
+1 KiB, 2 KiB, 4 KiB, …, at most 64 MiB) that holds ``z`` and its 4-byte
+length.  Compression keeps turn files small enough for a mail or a forum
+post (views are repetitive JSON).  What an observer learns is still only the
+bucket of the compressed size; the two views of a turn file share one
+bucket, so neither side's view size says anything beyond the larger of the
+two, to within a factor of two.  A geometric series leaks only about log2 of the size (a view
 of 3 units and a view of 30 units usually land in the same bucket) at a cost
 of at most half the bucket.  Callers sealing several items that should look
 alike (the two sides' views) pass the same ``min_bucket`` so that all of
@@ -29,6 +34,7 @@ Opening checks the length prefix and that every padding byte is zero.
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
@@ -87,9 +93,30 @@ def unpad(padded: bytes) -> bytes | None:
     return padded[_LENGTH_PREFIX:end]
 
 
+def compress(plaintext: bytes) -> bytes:
+    return zlib.compress(plaintext, 9)
+
+
+def decompress(data: bytes) -> bytes | None:
+    """The data :func:`compress` made, or None (also for anything that would grow past the largest bucket)."""
+    inflater = zlib.decompressobj()
+    try:
+        out = inflater.decompress(data, LARGEST_BUCKET)
+    except zlib.error:
+        return None
+    if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:
+        return None
+    return out
+
+
+def bucket_for(plaintext: bytes) -> int:
+    """The bucket :func:`seal` pads ``plaintext`` to (after compression)."""
+    return bucket_size(len(compress(plaintext)))
+
+
 def seal(plaintext: bytes, recipient: PublicIdentity, info: bytes, *, min_bucket: int = 0) -> bytes:
-    """Pad ``plaintext`` and seal it so that only ``recipient`` can open it."""
-    return SUITE.encrypt(pad(plaintext, min_bucket), recipient.seal_key, info=info)
+    """Compress and pad ``plaintext`` and seal it so that only ``recipient`` can open it."""
+    return SUITE.encrypt(pad(compress(plaintext), min_bucket), recipient.seal_key, info=info)
 
 
 def open_sealed(
@@ -120,7 +147,8 @@ def open_sealed(
         padded = SUITE.decrypt(ciphertext, identity.encryption_key, info=info)
     except (InvalidTag, ValueError):
         raise BadInput(message, file=source, field=field, hint=hint) from None
-    plaintext = unpad(padded)
+    compressed = unpad(padded)
+    plaintext = decompress(compressed) if compressed is not None else None
     if plaintext is None:
         raise BadInput(
             f"{what} opened but its padding is malformed",

@@ -76,7 +76,7 @@ from pbem.protocol.canonical import (
 from pbem.protocol.dice import MAX_SALT_LENGTH, SEED_LENGTH, DiceStream, check_commitment, commit
 from pbem.protocol.files import text_and_source
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
-from pbem.protocol.sealing import bucket_size, open_sealed, seal, seal_info
+from pbem.protocol.sealing import bucket_for, open_sealed, seal, seal_info
 
 FORMAT = "pbem-turn-1"
 KIND = "TURN"
@@ -235,7 +235,7 @@ def build_turn(
             raise ValueError("the dice seed used is not the one committed in the previous turn file")
 
     view_plaintexts = {side: canonical_bytes(views[side]) for side in SIDES}
-    common_bucket = max(bucket_size(len(p)) for p in view_plaintexts.values())
+    common_bucket = max(bucket_for(p) for p in view_plaintexts.values())
     sealed_views = {
         side: b64e(seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket))
         for side in SIDES

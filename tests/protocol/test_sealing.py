@@ -1,3 +1,4 @@
+import os
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -36,7 +37,7 @@ def test_sizes_within_a_bucket_look_alike(us, a, b):
 
 def test_min_bucket_makes_items_alike(us):
     small = sealing.seal(b"x", us.public, INFO, min_bucket=4096)
-    big = sealing.seal(b"x" * 3000, us.public, INFO)
+    big = sealing.seal(os.urandom(3000), us.public, INFO)  # random bytes do not compress
     assert len(small) == len(big) == sealing.sealed_length(4096)
     assert sealing.open_sealed(small, us, INFO) == b"x"
 
@@ -69,4 +70,19 @@ def test_bad_padding_is_refused(us):
     assert sealing.unpad(b"\xff\xff\xff\xff" + padded[4:]) is None
     raw = sealing.SUITE.encrypt(padded[:-1] + b"\x01", us.public.seal_key, info=INFO)
     with pytest.raises(BadInput, match="padding"):
+        sealing.open_sealed(raw, us, INFO)
+
+
+def test_repetitive_content_is_compressed_before_padding(us):
+    view = b'{"unit": "us-7cav", "hex": "0504"}' * 200  # 7 KB of JSON-like text
+    assert len(sealing.seal(view, us.public, INFO)) == sealing.sealed_length(1024)
+    assert sealing.open_sealed(sealing.seal(view, us.public, INFO), us, INFO) == view
+
+
+def test_a_compression_bomb_is_refused(us):
+    import zlib
+
+    bomb = zlib.compress(b"\0" * (sealing.LARGEST_BUCKET + 1), 9)
+    raw = sealing.SUITE.encrypt(sealing.pad(bomb), us.public.seal_key, info=INFO)
+    with pytest.raises(BadInput):
         sealing.open_sealed(raw, us, INFO)

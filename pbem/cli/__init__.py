@@ -1,0 +1,57 @@
+"""The ``pbem`` command line: parses, calls, prints — no rules, no crypto here.
+
+Commands live in small modules by audience (:mod:`.cases`, :mod:`.players`,
+:mod:`.referee`, :mod:`.checks`).  Every command imports what it needs inside
+its own body, so that ``pbem --help`` and the quick commands a player runs
+often do not pay for modules they never use.  Every
+:class:`~pbem.errors.PbemError` becomes one line on stderr and its exit
+status; nothing a user can type produces a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+app = typer.Typer(
+    name="pbem",
+    help="Play the Island War board wargames by e-mail: rule-checked orders, dice no one can fake, signed turn files.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+case_app = typer.Typer(help="Conformance cases: positions, orders, fixed dice and the outcome the rules demand.", no_args_is_help=True)
+orders_app = typer.Typer(help="Orders files: a template for your turn, and checks against a position.", no_args_is_help=True)
+schema_app = typer.Typer(help="The JSON Schemas of pbem's files.", no_args_is_help=True)
+app.add_typer(case_app, name="case")
+app.add_typer(orders_app, name="orders")
+app.add_typer(schema_app, name="schema")
+
+from pbem.cli import cases, checks, players, referee  # noqa: E402,F401  (registers the commands)
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Console entry point: run the app, turning user errors into one line and an exit status."""
+    from pbem.errors import PbemError
+
+    try:
+        status = app(args=argv, prog_name="pbem", standalone_mode=False)
+    except PbemError as exc:
+        typer.echo(f"pbem: {exc.render()}", err=True)
+        sys.exit(exc.exit_code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt, EOFError):
+        typer.echo("pbem: interrupted; nothing was written", err=True)
+        sys.exit(130)
+    except Exception as exc:  # click's usage errors and friends
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise
+    sys.exit(status if isinstance(status, int) else 0)

@@ -1,0 +1,49 @@
+"""``pbem case run``, ``pbem orders check``, ``pbem schema write``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pbem.cli import case_app, orders_app, schema_app
+from pbem.cli import output
+
+
+@case_app.command("run")
+def case_run(
+    paths: Annotated[list[Path], typer.Argument(help="Case files, or folders searched recursively for *.json.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array of outcomes.")] = False,
+) -> None:
+    """Run conformance cases; exit 0 when all pass, 1 when one fails, 2 when a case file is malformed."""
+    from pbem.cases.report import run_paths
+
+    raise typer.Exit(run_paths(paths, as_json=as_json, out=typer.echo, err=lambda s: typer.echo(s, err=True)))
+
+
+@orders_app.command("check")
+def orders_check(
+    orders: Annotated[Path, typer.Argument(help="The orders file (schemas/orders.schema.json).")],
+    position: Annotated[Path, typer.Option("--position", help="A scenario (its opening position) or a conformance case (its position).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Check an orders file against a scenario's opening or a case's position: exit 0 valid, 2 not."""
+    from pbem.datafiles import load_orders, load_position
+    from pbem.engine.adjudicator import check_orders
+
+    where = load_position(position)
+    found = check_orders(where.board, where.ruleset, where.state, load_orders(orders)).problems
+    output.problems(found, as_json, str(orders))
+    raise typer.Exit(0 if not found else 2)
+
+
+@schema_app.command("write")
+def schema_write(
+    folder: Annotated[Path, typer.Argument(help="Where to write the schemas.")] = Path("schemas"),
+) -> None:
+    """Regenerate the JSON Schemas from the pydantic models."""
+    from pbem.schemas import write_schemas
+
+    for path in write_schemas(folder):
+        typer.echo(f"wrote {path}")

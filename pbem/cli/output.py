@@ -1,0 +1,24 @@
+"""Printing results: JSON for scripts, short lines for people."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+
+def echo_json(data) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def problems(found, as_json: bool, source: str) -> None:
+    """Rule problems with orders: every one, with its rule case."""
+    if as_json:
+        echo_json({"file": source, "valid": not found, "errors": [p.as_dict() for p in found]})
+        return
+    if not found:
+        typer.echo(f"{source}: orders are valid")
+        return
+    typer.echo(f"{source}: {len(found)} problem(s); nothing was applied")
+    for p in found:
+        typer.echo(f"  rule {p.rule:<6} {p.unit or '-':<12} {p.message}")

@@ -1,0 +1,150 @@
+"""What a player runs: ``keygen``, ``view``, ``orders template``, ``validate``, ``submit``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pbem.cli import app, orders_app, output
+
+KeyOption = Annotated[Path, typer.Option("--key", help="Your private key file (NAME.key).")]
+PassphraseEnv = Annotated[
+    Optional[str],
+    typer.Option("--passphrase-env", metavar="VAR", help="Environment variable holding the key's passphrase (default: PBEM_PASSPHRASE, else you are asked)."),
+]
+TurnOption = Annotated[Path, typer.Option("--turn", help="The latest turn file (keep every turn file of the game in one folder).")]
+
+
+@app.command()
+def keygen(
+    name: Annotated[str, typer.Argument(help="Your name in this game, e.g. 'alice'; the files are NAME.key and NAME.pub.")],
+    directory: Annotated[Path, typer.Option("--dir", help="Where to write the two files.")] = Path("."),
+    passphrase_env: PassphraseEnv = None,
+    no_passphrase: Annotated[bool, typer.Option("--no-passphrase", help="Leave the private key unprotected.")] = False,
+) -> None:
+    """Make your identity: NAME.key (private, keep it) and NAME.pub (send it to the referee)."""
+    import re
+
+    from pbem.errors import BadInput
+    from pbem.passphrase import for_new_key
+    from pbem.protocol.keys import generate, write_private, write_public
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", name):
+        raise BadInput(f"'{name}' cannot be a key name", hint="use letters, digits, '-', '_' or '.', e.g. alice or ref-2026")
+    passphrase = for_new_key(passphrase_env, no_passphrase)
+    directory.mkdir(parents=True, exist_ok=True)
+    identity = generate(name)
+    key_path = write_private(directory / f"{name}.key", identity, passphrase)
+    pub_path = write_public(directory / f"{name}.pub", identity)
+    typer.echo(f"wrote {key_path} (private: keep it, never send it)")
+    typer.echo(f"wrote {pub_path} (public: send it to the referee)")
+    typer.echo(f"your identity: {identity.public.line()}")
+
+
+@app.command()
+def view(
+    turn: Annotated[Path, typer.Argument(help="A turn file of your game.")],
+    key: KeyOption,
+    passphrase_env: PassphraseEnv = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the view as JSON.")] = False,
+) -> None:
+    """Open your side's view of a turn file: the position and what happened last."""
+    from pbem.game.folder import load_turn
+    from pbem.game.narrate import narrate
+    from pbem.game.player import view_for
+    from pbem.passphrase import open_key
+
+    turn_file = load_turn(turn)
+    _, seen = view_for(turn_file, open_key(key, passphrase_env))
+    if as_json:
+        output.echo_json(seen)
+    else:
+        typer.echo(narrate(seen))
+
+
+@orders_app.command("template")
+def orders_template(
+    turn: Annotated[Path, typer.Argument(help="The latest turn file.")],
+    key: KeyOption,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """Print an orders skeleton for your side when it is your turn to move (hints go to stderr)."""
+    from pbem.game.folder import load_turn
+    from pbem.game.player import orders_template as template, side_to_move
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.passphrase import open_key
+
+    turn_file = load_turn(turn)
+    side, seen = side_to_move(turn_file, open_key(key, passphrase_env))
+    board = scenario_of(turn_file).board
+    skeleton, hints = template(seen, {"beach": sorted(board.beaches), "edge": sorted(board.edges)})
+    output.echo_json(skeleton)
+    for hint in hints:
+        typer.echo(f"# {hint}", err=True)
+
+
+def _checked_orders(orders: Path, turn: Path, key: Path, passphrase_env: str | None):
+    """Load the orders and check them against the holder's own view."""
+    from pbem.datafiles import load_orders
+    from pbem.engine.adjudicator import check_orders
+    from pbem.game.folder import load_turn
+    from pbem.game.player import side_to_move
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import state_of_view
+    from pbem.jsonfile import read_json
+    from pbem.model.ruleset import Ruleset
+    from pbem.passphrase import open_key
+
+    turn_file = load_turn(turn)
+    identity = open_key(key, passphrase_env)
+    side, seen = side_to_move(turn_file, identity)
+    parsed = load_orders(orders)
+    board = scenario_of(turn_file).board
+    found = check_orders(board, Ruleset(**seen["ruleset"]), state_of_view(seen), parsed).problems
+    return turn_file, identity, side, read_json(orders), found
+
+
+@app.command()
+def validate(
+    orders: Annotated[Path, typer.Argument(help="Your orders file (schemas/orders.schema.json).")],
+    turn: TurnOption,
+    key: KeyOption,
+    passphrase_env: PassphraseEnv = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Check your orders against your own view, offline: exit 0 when valid, 2 when not."""
+    _, _, _, _, found = _checked_orders(orders, turn, key, passphrase_env)
+    output.problems(found, as_json, str(orders))
+    raise typer.Exit(0 if not found else 2)
+
+
+@app.command()
+def submit(
+    orders: Annotated[Path, typer.Argument(help="Your orders file (schemas/orders.schema.json).")],
+    turn: TurnOption,
+    key: KeyOption,
+    passphrase_env: PassphraseEnv = None,
+    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Where to write the signed orders (default: beside the turn file).")] = None,
+) -> None:
+    """Sign your orders with a fresh salt, seal them to the referee, and write the file to send."""
+    import json
+
+    from pbem.game.folder import folder_of, orders_name
+    from pbem.protocol.files import write_new
+    from pbem.protocol.ordersfile import build_orders_for_turn
+
+    turn_file, identity, side, document, found = _checked_orders(orders, turn, key, passphrase_env)
+    if found:
+        output.problems(found, False, str(orders))
+        typer.echo("nothing was written: fix the orders and submit again", err=True)
+        raise typer.Exit(2)
+    built = build_orders_for_turn(identity, turn_file, side, document)
+    target = out or folder_of(turn_file.source) / orders_name(turn_file.seq, side)
+    write_new(target, built.text)
+    receipt = target.with_name(target.name + ".receipt")
+    write_new(receipt, json.dumps({"game": turn_file.game, "answers": turn_file.seq, "side": side,
+                                   "orders": built.digest, "salt": built.envelope["body"]["salt"]}, indent=2) + "\n")
+    typer.echo(f"wrote {target}: send it to the referee")
+    typer.echo(f"kept {receipt.name}: 'pbem verify' uses it to check that the next turn file used your orders and your salt")

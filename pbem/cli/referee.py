@@ -1,0 +1,102 @@
+"""What the referee runs: ``new`` and ``adjudicate``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pbem.cli import app
+from pbem.cli.players import KeyOption, PassphraseEnv
+
+
+@app.command()
+def new(
+    scenario: Annotated[str, typer.Argument(help="A scenario file, or the id of one in scenarios/ (e.g. test-skirmish).")],
+    us: Annotated[Path, typer.Option("--us", help="The US player's public identity (US.pub).")],
+    jp: Annotated[Path, typer.Option("--jp", help="The Japanese player's public identity (JP.pub).")],
+    referee: Annotated[Path, typer.Option("--referee", help="Your own public identity (REF.pub).")],
+    key: KeyOption,
+    out: Annotated[Path, typer.Option("--out", help="The game folder to create; the genesis turn file goes there.")],
+    edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """Start a game: write the genesis turn file, with the first dice commitment."""
+    from pbem.errors import BadInput
+    from pbem.game.folder import turn_name
+    from pbem.game.referee import start_game
+    from pbem.passphrase import open_key
+    from pbem.protocol.files import write_new
+    from pbem.protocol.keys import read_public
+
+    if edition not in (None, "dg-2009", "spi-1975"):
+        raise BadInput(f"unknown edition '{edition}'", hint="use dg-2009 or spi-1975")
+    target = out / turn_name(0)
+    if target.exists():
+        raise BadInput("a game already exists here", file=str(target), hint="choose a new folder with --out")
+    identity = open_key(key, passphrase_env)
+    named = read_public(referee)
+    if not identity.public.same_keys(named):
+        raise BadInput(f"--key is {identity.public.describe()}, but --referee names {named.describe()}", hint="give your own .pub as --referee")
+    genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition)
+    out.mkdir(parents=True, exist_ok=True)
+    write_new(target, genesis.text)
+    awaiting = genesis.public["awaiting"]
+    typer.echo(f"wrote {target}: game {genesis.game}, {genesis.public['title']}")
+    typer.echo(f"send {target.name} to both players; {awaiting} moves first")
+
+
+@app.command()
+def adjudicate(
+    turn: Annotated[Path, typer.Argument(help="The turn file the orders answer.")],
+    orders: Annotated[Path, typer.Argument(help="The orders file the player sent.")],
+    key: KeyOption,
+    passphrase_env: PassphraseEnv = None,
+    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Where to write the next turn file (default: beside TURN).")] = None,
+) -> None:
+    """Verify the orders, roll the committed dice, run the engine, and write the next turn file."""
+    from pbem.errors import BadInput
+    from pbem.game.folder import folder_of, load_turn, orders_name, turn_name
+    from pbem.game.referee import adjudicate_orders
+    from pbem.passphrase import open_key
+    from pbem.protocol.files import read_text, write_new
+
+    turn_file = load_turn(turn)
+    folder = folder_of(turn_file.source)
+    target = out or folder / turn_name(turn_file.seq + 1)
+    if target.exists():
+        raise BadInput("the next turn file already exists; a turn file is never overwritten",
+                       file=str(target), hint="these orders may have been adjudicated already")
+    identity = open_key(key, passphrase_env)
+    text = read_text(orders, what="orders file")
+    done = adjudicate_orders(turn_file, text, str(orders), identity)
+    write_new(target, done.turn.text)
+    _keep_orders(folder, turn_file.seq, done.orders.side, orders, text)
+    last = done.step.last
+    rolls = ", ".join(str(r["value"]) for r in done.turn.dice.rolls) or "none"
+    if last["valid"]:
+        typer.echo(f"wrote {target}: {last['side']} orders carried out; {len(last['combats'])} combat(s), dice {rolls}")
+    else:
+        typer.echo(f"wrote {target}: {last['side']} orders REJECTED ({len(last['problems'])} problem(s)); nothing was applied")
+        for p in last["problems"]:
+            typer.echo(f"  rule {p['rule']:<6} {p['unit'] or '-':<12} {p['message']}")
+    if done.step.over:
+        typer.echo("the game is over")
+    else:
+        typer.echo(f"send {target.name} to both players; {done.turn.public['awaiting']} moves next")
+
+
+def _keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> None:
+    """Keep the adjudicated orders in the game folder: the audit replays them."""
+    from pbem.game.folder import orders_name
+    from pbem.protocol.files import write_new
+
+    kept = folder / orders_name(seq, side)
+    if kept.resolve() == source.resolve():
+        return
+    if kept.exists():
+        if kept.read_text(encoding="utf-8") == text:
+            return
+        kept = folder / f"{kept.stem}-{len(list(folder.glob(kept.stem + '*')))}.pbem"
+    write_new(kept, text)

@@ -1,0 +1,34 @@
+"""The game position as canonical-JSON-ready data, and back.
+
+Sets become sorted lists so that the same position always gives the same
+bytes — the state commitment in every turn file depends on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.model.state import GameState
+
+STATE_FORMAT = "pbem-game-state-1"
+
+
+def state_to_json(state: GameState) -> dict[str, Any]:
+    return {
+        "format": STATE_FORMAT,
+        "position": state.position.model_dump(mode="json"),
+        "units": [u.model_dump(mode="json", exclude_none=True) for u in state.units],
+        "locations": dict(sorted(state.locations.items())),
+        "no_fpf": sorted(state.no_fpf),
+    }
+
+
+def state_from_json(doc: dict[str, Any]) -> GameState:
+    return GameState.model_validate(
+        {
+            "position": doc["position"],
+            "units": doc["units"],
+            "locations": doc["locations"],
+            "no_fpf": frozenset(doc.get("no_fpf", [])),
+        }
+    )

@@ -1,0 +1,72 @@
+"""Where a game's files live and how they are named.
+
+A game folder holds ``turn-0000.pbem`` (genesis), ``turn-0001.pbem``, … and
+the orders files adjudicated, ``orders-0000-US.pbem`` (answering turn file 0,
+from the US player).  Players keep every turn file they receive in one
+folder; the genesis file there carries the scenario, so every later command
+finds the map and forces without anything else installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.errors import BadInput
+from pbem.protocol.turnfile import TurnFile, read_turn
+
+
+def turn_name(seq: int) -> str:
+    return f"turn-{seq:04d}.pbem"
+
+
+def orders_name(seq: int, side: str) -> str:
+    return f"orders-{seq:04d}-{side}.pbem"
+
+
+def folder_of(source: str) -> Path:
+    return Path(source).resolve().parent
+
+
+def turn_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("turn-*.pbem"))
+
+
+def genesis_of(turn: TurnFile) -> TurnFile:
+    """The genesis turn file of ``turn``'s game: itself, or ``turn-0000.pbem`` beside it."""
+    if turn.is_genesis:
+        return turn
+    path = folder_of(turn.source) / turn_name(0)
+    if not path.exists():
+        raise BadInput(
+            "the game's first turn file is not beside this one",
+            file=turn.source,
+            hint=f"keep every turn file of the game in one folder, including {turn_name(0)}",
+        )
+    genesis = read_turn(path)
+    if genesis.game != turn.game or any(not genesis.identities[r].same_keys(turn.identities[r]) for r in turn.identities):
+        raise BadInput(f"{path.name} belongs to another game", file=turn.source, hint="keep each game in its own folder")
+    return genesis
+
+
+def latest_turn(folder: Path) -> Path:
+    files = turn_files(folder)
+    if not files:
+        raise BadInput("no turn files here", file=str(folder), hint="give the game folder that holds turn-0000.pbem")
+    return files[-1]
+
+
+def load_turn(path: Path) -> TurnFile:
+    """Read and verify a turn file: signed by the referee its game's genesis file names.
+
+    The genesis file names its own referee; every later file must carry that
+    referee's signature, so the genesis is looked up beside the file.
+    """
+    from pbem.protocol.files import read_text
+    from pbem.protocol.turnfile import REFEREE, parse_turn
+
+    text = read_text(path, what="turn file")
+    parsed = parse_turn(text, str(path))
+    if parsed.is_genesis:
+        return read_turn(text, source=str(path))
+    genesis = genesis_of(parsed)
+    return read_turn(text, genesis.identities[REFEREE], source=str(path))

@@ -1,0 +1,96 @@
+"""A player's side of a game: open your view, get an orders template, check orders offline.
+
+Everything here works on the holder's own view — what the referee sealed to
+that side — and the scenario from the game's first turn file, so a player
+needs nothing but the turn files and his key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.errors import BadInput
+from pbem.protocol.keys import PrivateIdentity
+from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view
+
+
+def role_of(turn: TurnFile, identity: PrivateIdentity) -> str:
+    """``"US"``, ``"JP"`` or ``"referee"``: whose key this is in ``turn``'s game."""
+    for role in (*SIDES, REFEREE):
+        if identity.public.same_keys(turn.identities[role]):
+            return role
+    raise BadInput(
+        f"the key {identity.public.describe()} is not one of this game's three parties",
+        file=turn.source,
+        hint="use your own key file for this game (the one whose .pub you gave the referee)",
+    )
+
+
+def view_for(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:
+    """The holder's role and what it may see: a side's sealed view, or the referee's full state."""
+    role = role_of(turn, identity)
+    if role == REFEREE:
+        secret = open_referee_state(turn, identity)
+        view = {
+            "format": "pbem-referee-view-1",
+            "side": REFEREE,
+            "game": turn.game,
+            "seq": turn.seq,
+            "scenario": {"id": turn.scenario_id, "hash": turn.scenario_hash},
+            "ruleset": turn.ruleset,
+            "awaiting": turn.public.get("awaiting"),
+            "over": turn.public.get("over", False),
+            "state": secret.state["state"],
+            "last": secret.state.get("last"),
+        }
+        return role, view
+    return role, open_view(turn, role, identity)
+
+
+def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:
+    """The holder's side and view, when it is that side's turn to give orders; else BadInput."""
+    role, view = view_for(turn, identity)
+    if role == REFEREE:
+        raise BadInput("the referee gives no orders", file=turn.source, hint="use a player's key")
+    if view["over"]:
+        raise BadInput("the game is over", file=turn.source)
+    if view["awaiting"] != role:
+        position = view["state"]["position"]
+        raise BadInput(
+            f"it is {view['awaiting']}'s turn to move (Game-Turn {position['turn']}), not {role}'s",
+            file=turn.source,
+            hint="wait for the next turn file",
+        )
+    return role, view
+
+
+def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> tuple[dict, list[str]]:
+    """An orders skeleton for the side to move, and hints about what else it may or must do.
+
+    Every unit of the side on the map gets a move with an empty path (stay
+    put); reinforcements are not brought in unless the player adds them.
+    """
+    side = view["side"]
+    state = view["state"]
+    units = {u["id"]: u for u in state["units"]}
+    locations = state["locations"]
+    moves = [
+        {"unit": uid, "path": []}
+        for uid, where in locations.items()
+        if units[uid]["side"] == side and where not in ("offmap", "eliminated") and units[uid]["move"] > 0
+    ]
+    hints = []
+    for uid, where in locations.items():
+        unit = units[uid]
+        if unit["side"] == side and where == "offmap":
+            if unit["kind"] == "airassault":
+                area = "any hex"
+            else:
+                area = " ".join(entry_hexes.get(unit.get("entry") or "", [])) or "(no entry hexes on this map)"
+            hints.append(f"reinforcement {uid} may enter ({unit.get('entry') or 'air assault'}): {area}; "
+                         f'add {{"unit": "{uid}", "enter": "<hex>", "path": [...]}} to bring it in')
+    gsp = state["position"].get("gsp", {}).get(side, 0)
+    if gsp:
+        hints.append(f"{gsp} Ground Support Point(s) to use in attacks this Game-Turn (\"gsp\" in an attack)")
+    hints.append("list attacks in the order they are to be resolved; every unit next to an enemy must attack (7.11, 7.12)")
+    return {"moves": moves, "attacks": []}, hints

@@ -1,0 +1,169 @@
+"""The referee's side of a game: start it, and adjudicate one player-turn at a time.
+
+:func:`play` is the single step from one position to the next — orders and
+dice in, position, views and public record out — used both by
+:func:`adjudicate_orders` (which then signs and seals the next turn file) and
+by the post-game audit (which replays it and compares).  It is pure given its
+dice; all randomness is the protocol's committed seed and the player's salt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.datafiles import LoadedScenario, find_scenario, orders_from, scenario_from
+from pbem.engine.adjudicator import adjudicate
+from pbem.engine.dice import DiceSource
+from pbem.engine.problems import Problem
+from pbem.engine.sequence import game_over, next_player_turn, opening
+from pbem.errors import BadInput
+from pbem.game.codec import state_from_json, state_to_json
+from pbem.game.scenario_ref import scenario_hash, scenario_of
+from pbem.game.views import build_view, last_turn_record, public_record
+from pbem.jsonfile import read_json
+from pbem.model.common import SIDES, enemy_of
+from pbem.model.ruleset import Ruleset
+from pbem.model.state import GameState
+from pbem.protocol.canonical import digest
+from pbem.protocol.dice import DiceStream, new_seed
+from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+from pbem.protocol.ordersfile import OrdersBody, open_orders_for_turn
+from pbem.protocol.turnfile import REFEREE, TurnFile, build_turn, new_game_id, open_referee_state
+
+
+@dataclass(frozen=True)
+class Step:
+    """One player-turn played: everything the next turn file records."""
+
+    state: GameState
+    over: bool
+    last: dict | None
+    views: dict[str, dict]
+    public: dict
+    referee_state: dict
+
+
+def _step(
+    state: GameState,
+    *,
+    game: str,
+    seq: int,
+    scenario_ref: dict,
+    ruleset: dict,
+    over: bool,
+    last: dict | None,
+    extra_public: dict | None = None,
+) -> Step:
+    views = {
+        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last)
+        for side in SIDES
+    }
+    public = public_record(state, over=over, last=last) | (extra_public or {})
+    referee_state = {
+        "state": state_to_json(state),
+        "last": last,
+        "view_digests": {side: digest(view) for side, view in views.items()},
+    }
+    return Step(state, over, last, views, public, referee_state)
+
+
+def play(
+    loaded: LoadedScenario,
+    ruleset: dict,
+    state: GameState,
+    orders_document: Any,
+    dice: DiceSource,
+    *,
+    game: str,
+    seq: int,
+    scenario_ref: dict,
+    source: str,
+) -> Step:
+    """Adjudicate one player-turn and work out the position after it.
+
+    Orders with any problem are rejected as a whole: the position stands,
+    the same side moves again, and the problems are recorded for both sides.
+    """
+    phasing = state.position.phasing
+    problems: list[Problem] = []
+    try:
+        orders = orders_from(orders_document, f"{source} (the orders inside)")
+    except BadInput as exc:
+        problems = [Problem("schema", None, exc.render())]
+        orders = None
+    if orders is not None:
+        defender = enemy_of(phasing)
+        # The defender keeps its Ground Support for its own attacks when its
+        # own player-turn in this Game-Turn is still to come (docs/policies.md).
+        reserve = state.position.gsp_of(defender) if phasing == loaded.scenario.first_player else 0
+        result = adjudicate(loaded.board, Ruleset(**ruleset), state, orders, dice, fpf_gsp_reserve=reserve)
+        problems = list(result.problems)
+        after = next_player_turn(loaded.scenario, result.state) if result.valid else state
+        events = list(result.events)
+        combats = [c.as_dict() for c in result.combats]
+    else:
+        after, events, combats = state, [], []
+    last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats)
+    over = game_over(loaded.scenario, after)
+    return _step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last)
+
+
+def start_game(
+    scenario_name: str,
+    referee: PrivateIdentity,
+    us: PublicIdentity,
+    jp: PublicIdentity,
+    edition: str | None = None,
+) -> TurnFile:
+    """The genesis turn file: game id, scenario and its hash, rules, identities, first commitment."""
+    path = find_scenario(scenario_name)
+    document = read_json(path)
+    loaded = scenario_from(document, Path(path))
+    keys = [("US", us), ("JP", jp), ("referee", referee.public)]
+    for i, (role_a, a) in enumerate(keys):
+        for role_b, b in keys[i + 1:]:
+            if a.same_keys(b):
+                raise BadInput(f"the {role_a} and {role_b} identities are the same key", hint="each party needs a key of its own (pbem keygen)")
+    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    if edition:
+        ruleset["edition"] = edition
+    game = new_game_id()
+    scenario_ref = {"id": loaded.scenario.id, "hash": scenario_hash(document)}
+    state = opening(loaded.scenario)
+    step = _step(
+        state, game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None,
+        extra_public={"title": loaded.scenario.title, "scenario_document": document},
+    )
+    return build_turn(
+        referee, game=game, seq=0, scenario=scenario_ref, ruleset=ruleset,
+        identities={"US": us, "JP": jp, REFEREE: referee.public},
+        public=step.public, views=step.views, referee_state=step.referee_state, next_seed=new_seed(),
+    )
+
+
+@dataclass(frozen=True)
+class Adjudicated:
+    turn: TurnFile
+    orders: OrdersBody
+    step: Step
+
+
+def adjudicate_orders(turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity) -> Adjudicated:
+    """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file."""
+    secret = open_referee_state(turn, referee)
+    state = state_from_json(secret.state["state"])
+    loaded = scenario_of(turn)
+    if game_over(loaded.scenario, state):
+        raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
+    body = open_orders_for_turn(orders_text, turn, referee, expected_side=state.position.phasing, source=orders_source)
+    dice = DiceStream(secret.next_seed, body.salt)
+    scenario_ref = {"id": turn.scenario_id, "hash": turn.scenario_hash}
+    step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref, source=orders_source)
+    following = build_turn(
+        referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
+        identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
+        next_seed=new_seed(), prev=turn, orders=body.digest, dice_used=dice,
+    )
+    return Adjudicated(following, body, step)

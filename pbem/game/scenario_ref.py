@@ -1,0 +1,32 @@
+"""The scenario a game is played with, named in every turn file by id and hash.
+
+The genesis turn file carries the whole scenario document in its signed
+public part; later commands take it from there and check its hash, so that
+every party plays on exactly the same map and forces.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.datafiles import LoadedScenario, scenario_from
+from pbem.errors import BadInput
+from pbem.game.folder import genesis_of
+from pbem.protocol.canonical import digest
+from pbem.protocol.turnfile import TurnFile
+
+
+def scenario_hash(document: dict) -> str:
+    return digest(document)
+
+
+def scenario_of(turn: TurnFile) -> LoadedScenario:
+    """The scenario of ``turn``'s game, from its genesis file, checked against the hash."""
+    genesis = genesis_of(turn)
+    document = genesis.public.get("scenario_document") if isinstance(genesis.public, dict) else None
+    if document is None or scenario_hash(document) != turn.scenario_hash:
+        raise BadInput(
+            f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
+            file=turn.source,
+        )
+    return scenario_from(document, Path(genesis.source))
