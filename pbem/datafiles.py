@@ -48,12 +48,17 @@ def load_scenario(name: str | Path) -> LoadedScenario:
 def scenario_from(document, path: Path) -> LoadedScenario:
     """Validate a scenario document (from a file or a genesis turn file) and build its board."""
     scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json")
+    return LoadedScenario(path, scenario, board_for(scenario.map, scenario.units, str(path)))
+
+
+def board_for(spec, units, source: str) -> Board:
+    """The board of a case or scenario, checked for consistency with itself and its units."""
     try:
-        board = Board(scenario.map)
+        board = Board(spec)
     except MapInconsistent as exc:
-        raise BadInput(exc.message, file=str(path), field=exc.field) from None
-    check_roster(scenario.units, board, str(path))
-    return LoadedScenario(path, scenario, board)
+        raise BadInput(exc.message, file=source, field=exc.field) from None
+    check_roster(units, board, source)
+    return board
 
 
 def check_roster(units, board: Board, source: str) -> None:

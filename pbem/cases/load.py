@@ -13,9 +13,8 @@ from importlib import resources
 from pathlib import Path
 
 from pbem.cases.model import Case
-from pbem.engine.board import Board, MapInconsistent
-from pbem.datafiles import check_roster
-from pbem.errors import BadInput
+from pbem.engine.board import Board
+from pbem.datafiles import board_for
 from pbem.jsonfile import read_json, schema_error
 
 
@@ -42,12 +41,7 @@ def load_case(path: Path) -> LoadedCase:
     if problem:
         raise problem
     case = Case.model_validate(document)
-    try:
-        board = Board(case.map)
-    except MapInconsistent as exc:
-        raise BadInput(exc.message, file=str(path), field=exc.field) from None
-    check_roster(case.units, board, str(path))
-    return LoadedCase(path, case, board)
+    return LoadedCase(path, case, board_for(case.map, case.units, str(path)))
 
 
 def case_files(paths: list[Path]) -> list[Path]:

@@ -86,24 +86,17 @@ def orders_template(
 
 
 def _checked_orders(orders: Path, turn: Path, key: Path, passphrase_env: str | None):
-    """Load the orders and check them against the holder's own view."""
-    from pbem.datafiles import load_orders
-    from pbem.engine.adjudicator import check_orders
+    """The turn file, the holder's key, the orders as written, and their problems on the holder's own view."""
     from pbem.game.folder import load_turn
-    from pbem.game.player import side_to_move
-    from pbem.game.scenario_ref import scenario_of
-    from pbem.game.views import state_of_view
+    from pbem.game.player import check_own_orders
     from pbem.jsonfile import read_json
-    from pbem.model.ruleset import Ruleset
     from pbem.passphrase import open_key
 
     turn_file = load_turn(turn)
     identity = open_key(key, passphrase_env)
-    side, seen = side_to_move(turn_file, identity)
-    parsed = load_orders(orders)
-    board = scenario_of(turn_file).board
-    found = check_orders(board, Ruleset(**seen["ruleset"]), state_of_view(seen), parsed).problems
-    return turn_file, identity, side, read_json(orders), found
+    document = read_json(orders)
+    side, found = check_own_orders(turn_file, identity, document, str(orders))
+    return turn_file, identity, side, document, found
 
 
 @app.command()

@@ -64,6 +64,20 @@ def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[s
     return role, view
 
 
+def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, source: str) -> tuple[str, list]:
+    """The holder's side and every problem with ``document`` on the holder's own view."""
+    from pbem.datafiles import orders_from
+    from pbem.engine.adjudicator import check_orders
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import state_of_view
+    from pbem.model.ruleset import Ruleset
+
+    side, view = side_to_move(turn, identity)
+    orders = orders_from(document, source)
+    board = scenario_of(turn).board
+    return side, list(check_orders(board, Ruleset(**view["ruleset"]), state_of_view(view), orders).problems)
+
+
 def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> tuple[dict, list[str]]:
     """An orders skeleton for the side to move, and hints about what else it may or must do.
 
