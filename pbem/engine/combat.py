@@ -145,7 +145,6 @@ def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: l
     column = crt.column(e.line, differential)
     die = state.roll(_purpose(e, differential, column))
     result = crt.result(column, die)
-    state.fired.update(u for u in e.adjacent + e.barraging if state.units[u].is_artillery)
     state.events.append({
         "type": "combat", "index": index, "attackers": list(e.adjacent), "barrage": list(e.barraging),
         "gsp": attack.gsp, "defenders": list(e.defenders), "banzai": e.banzai,

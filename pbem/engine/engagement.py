@@ -42,6 +42,8 @@ def may_still_attack(state: CombatPhaseState, unit_id: str, defenders: tuple[str
         return False
     if unit_id in state.displaced:
         if state.units[unit_id].is_artillery:
+            # A unit attacks once per phase (7.14), so artillery listed in a
+            # later attack has not fired yet: displaced, it may not (7.82).
             return False
         here = state.placement.where(unit_id)
         return all(hexes.adjacent(here, state.placement.where(d)) for d in defenders)

@@ -39,10 +39,6 @@ def gsp_fpf_given(index: int, side: str, defender: str, points: int, chosen_by: 
     return {"type": "gsp_fpf", "index": index, "side": side, "defender": defender, "points": points, "chosen_by": chosen_by}
 
 
-def die_rolled(purpose: str, value: int) -> Event:
-    return {"type": "die", "purpose": purpose, "value": value}
-
-
 def retreated(unit: str, start: str, path: list[str], eliminated: bool, chosen_by: str) -> Event:
     return {"type": "retreated", "unit": unit, "from": start, "path": list(path), "eliminated": eliminated, "chosen_by": chosen_by}
 

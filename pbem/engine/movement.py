@@ -58,10 +58,9 @@ def _fmt(cost: Fraction) -> str:
 
 
 class _MoveChecker:
-    def __init__(self, board: Board, placement: Placement, phasing: Side) -> None:
+    def __init__(self, board: Board, placement: Placement) -> None:
         self.board = board
         self.placement = placement
-        self.phasing = phasing
 
     def check(self, move: Move, unit: Unit) -> _Checked:
         start = self.placement.where(unit.id)
@@ -167,7 +166,7 @@ def check_moves(board: Board, units: dict[str, Unit], placement: Placement, phas
     the caller rejects the orders as a whole when any problem is found.
     """
     problems: list[Problem] = []
-    checker = _MoveChecker(board, placement, phasing)
+    checker = _MoveChecker(board, placement)
     checked_moves: list[_Checked] = []
     seen: set[str] = set()
     for move in moves:

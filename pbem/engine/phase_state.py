@@ -38,7 +38,6 @@ class CombatPhaseState:
     moved: set[str] = field(default_factory=set)
     """Units that retreated or advanced this phase: they attack no more (7.96, I9)."""
     displaced: set[str] = field(default_factory=set)
-    fired: set[str] = field(default_factory=set)
     fpf_used: set[str] = field(default_factory=set)
     forced_to_retreat: set[str] = field(default_factory=set)
     """Defenders whose result (after 8.15 and 14.1) made them retreat (I12)."""

@@ -61,13 +61,6 @@ class Placement:
     def at(self, hex_id: Hex) -> tuple[str, ...]:
         return tuple(self._at.get(hex_id, ()))
 
-    def occupied(self, hex_id: Hex) -> bool:
-        return hex_id in self._at
-
-    def side_at(self, hex_id: Hex) -> Side | None:
-        occupants = self._at.get(hex_id)
-        return self.units[occupants[0]].side if occupants else None
-
     def enemy_at(self, hex_id: Hex, side: Side) -> bool:
         return any(self.units[u].side != side for u in self._at.get(hex_id, ()))
 
