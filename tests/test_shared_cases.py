@@ -1,4 +1,5 @@
-"""The conformance cases shipped beside the project (../shared/cases) all pass, when present."""
+"""Every conformance case we hold passes: the public ones shipped in examples/, the
+independent review's hand-derived ones (tests/review_cases), and ../shared/cases when present."""
 
 from pathlib import Path
 
@@ -8,7 +9,7 @@ from pbem.cases.load import case_files, load_case
 from pbem.cases.run import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = [ROOT / "examples" / "cases", ROOT.parent / "shared" / "cases"]
+FOLDERS = [ROOT / "examples" / "cases", ROOT / "tests" / "review_cases", ROOT.parent / "shared" / "cases"]
 CASES = [p for folder in FOLDERS if folder.is_dir() for p in case_files([folder])]
 
 

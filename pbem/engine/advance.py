@@ -2,7 +2,8 @@
 
 An advancing unit goes along the chosen path to depth ``to`` (1 = the
 defeated unit's former hex), clamped to the path's length, ignoring enemy
-zones of control (7.93).  Units take distinct hexes in the order listed: each
+zones of control (7.93) but never crossing a prohibited hexside (nothing
+crosses one, cases.md).  Units take distinct hexes in the order listed: each
 stops at the deepest hex short of its target that holds no unit, and never
 passes a hex an enemy unit has since entered.  An advance is never forced
 (7.96); the system never advances a defender on its own (docs/policies.md).
@@ -39,12 +40,14 @@ def carry_out(
             continue
         side = state.units[unit_id].side
         reached = 0
+        prev = state.placement.where(unit_id)
         for depth in range(1, min(entry.to, len(path)) + 1):
             hex_id = path[depth - 1]
-            if state.placement.enemy_at(hex_id, side):
+            if not state.board.passable(prev, hex_id) or state.placement.enemy_at(hex_id, side):
                 break
             if state.placement.vacant(hex_id):
                 reached = depth
+            prev = hex_id
         if not reached:
             continue
         start = state.placement.where(unit_id)

@@ -6,8 +6,10 @@ defenders: infantry and engineers first, then armor, then adjacent
 artillery (at barrage strength), never barraging artillery (10.12, 10.13).
 In dg-2009 the system chooses, within each group, the fewest units that
 cover what is still owed (then the smallest total, then the earliest in the
-attack's listing); in spi-1975 the player's ``banzai_losses`` list is taken
-in order first and the dg-2009 rule takes any rest.
+attack's listing).  In spi-1975 the player's ``banzai_losses`` list is taken
+in its order within each group, the groups in 10.12's order — an entry that
+would give up armor while infantry can still pay is not a legal choice (I1)
+— and the dg-2009 rule takes whatever the list leaves owed.
 """
 
 from __future__ import annotations
@@ -50,19 +52,22 @@ def banzai_losses(state: CombatPhaseState, e: Engagement) -> list[str]:
         [u for u in on_board if state.units[u].kind == "armor"],
         [u for u in on_board if state.units[u].is_artillery],
     ]
-    candidates = {u for g in groups for u in g}
     lost: list[str] = []
-    if not state.ruleset.dg:
-        for u in e.attack.banzai_losses:
-            if owed <= 0:
-                break
-            if u in candidates and u not in lost:
-                lost.append(u)
-                owed -= _value(state, u)
     for group in groups:
         if owed <= 0:
             break
+        if not state.ruleset.dg:
+            # The player's list, in its order, but only as 10.12 allows: a unit of a
+            # later group may not be given up while this group can still pay (I1).
+            for u in e.attack.banzai_losses:
+                if owed <= 0:
+                    break
+                if u in group and u not in lost:
+                    lost.append(u)
+                    owed -= _value(state, u)
         remaining = [u for u in group if u not in lost]
+        if owed <= 0 or not remaining:
+            continue
         total = sum(_value(state, u) for u in remaining)
         if total < owed:
             lost.extend(remaining)
