@@ -145,12 +145,10 @@ def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: l
     column = crt.column(e.line, differential)
     die = state.roll(_purpose(e, differential, column))
     result = crt.result(column, die)
-    state.events.append({
-        "type": "combat", "index": index, "attackers": list(e.adjacent), "barrage": list(e.barraging),
-        "gsp": attack.gsp, "defenders": list(e.defenders), "banzai": e.banzai,
-        "attack": e.attack_strength, "defense": defense, "differential": differential,
-        "terrain": e.line, "column": column.label, "die": die, "result": result,
-    })
+    state.events.append(events.combat(
+        index, list(e.adjacent), list(e.barraging), attack.gsp, list(e.defenders), e.banzai,
+        e.attack_strength, defense, differential, e.line, column.label, die, result,
+    ))
 
     # 14.1 is judged where each unit stands at the moment of the combat, before anyone moves (I15).
     tenacious = frozenset(u for u in e.defenders + e.adjacent if tenacity_applies(state, u))

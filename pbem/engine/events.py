@@ -27,6 +27,18 @@ def entered(unit: str, hex_id: str, path: list[str], cost: Fraction) -> Event:
     return {"type": "entered", "unit": unit, "hex": hex_id, "path": list(path), "cost": mp(cost)}
 
 
+def combat(
+    index: int, attackers: list[str], barrage: list[str], gsp: int, defenders: list[str], banzai: bool,
+    attack: int, defense: int, differential: int, terrain: str, column: str, die: int, result: str,
+) -> Event:
+    """A resolved combat: who fought, the strengths, the CRT line and column, the die and the entry read (7.61)."""
+    return {
+        "type": "combat", "index": index, "attackers": attackers, "barrage": barrage, "gsp": gsp,
+        "defenders": defenders, "banzai": banzai, "attack": attack, "defense": defense,
+        "differential": differential, "terrain": terrain, "column": column, "die": die, "result": result,
+    }
+
+
 def combat_cancelled(index: int, reason: str) -> Event:
     return {"type": "combat_cancelled", "index": index, "reason": reason}
 
