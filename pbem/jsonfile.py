@@ -8,6 +8,7 @@ in one line; nothing malformed reaches the engine.
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,11 +41,25 @@ def read_json(path: Path) -> Any:
     return parse_json(text, str(path))
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text} is too large")
+    return value
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
 def parse_json(text: str, source: str) -> Any:
+    """Strict JSON: NaN, Infinity and numbers too large for a float are refused."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_float=_finite, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
         raise BadInput(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", file=source) from None
+    except (ValueError, RecursionError) as exc:
+        raise BadInput(f"not valid JSON: {exc}", file=source) from None
 
 
 @lru_cache(maxsize=None)

@@ -71,7 +71,7 @@ def run(doc: dict, tmp_path: Path | None = None) -> dict:
     folder = Path(tmp_path or tempfile.mkdtemp())
     path = folder / f"case-{abs(hash(json.dumps(doc, sort_keys=True)))}.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    return run_case(load_case(path))
+    return run_case(load_case(path), explain=True)
 
 
 def rules(outcome: dict) -> set[str]:

@@ -25,14 +25,42 @@ def test_case_run_prints_a_line_per_case_and_a_total():
     assert all(line.startswith("PASS") for line in lines[:-1])
 
 
-def test_case_run_json_gives_one_outcome_per_case():
+OUTCOME_KEYS = {"case", "valid", "errors", "combats", "units", "dice_used", "queries", "passed"}
+
+
+def test_case_run_json_gives_one_outcome_per_case_with_exactly_the_outcome_keys():
     result = pbem("case", "run", "--json", str(EXAMPLES / "IW-CBT-001.json"))
     outcomes = json.loads(result.stdout)
     assert result.returncode == 0
     assert [o["case"] for o in outcomes] == ["IW-CBT-001"]
     outcome = outcomes[0]
-    assert {"case", "valid", "errors", "combats", "units", "dice_used", "queries", "passed"} <= set(outcome)
+    assert set(outcome) == OUTCOME_KEYS
     assert outcome["combats"][0]["column"] == "+4,5" and outcome["passed"] is True
+
+
+def test_explain_adds_the_event_log_and_the_differences(tmp_path):
+    doc = json.loads((EXAMPLES / "IW-CBT-001.json").read_text())
+    doc["expect"]["units"]["jp-1"] = {"hex": "0508"}
+    (tmp_path / "c.json").write_text(json.dumps(doc))
+    outcome = json.loads(pbem("case", "run", "--json", "--explain", str(tmp_path)).stdout)[0]
+    assert set(outcome) == OUTCOME_KEYS | {"events", "differences"}
+    assert [e["type"] for e in outcome["events"]][:2] == ["combat", "retreated"]
+    assert outcome["differences"] == ["units.jp-1: expected {'hex': '0508'}, got {'hex': '0607'}"]
+
+
+def test_a_case_without_expectations_runs_and_passes_nothing_to_check(tmp_path):
+    doc = json.loads((EXAMPLES / "IW-CBT-001.json").read_text())
+    del doc["expect"]
+    (tmp_path / "c.json").write_text(json.dumps(doc))
+    result = pbem("case", "run", str(tmp_path))
+    assert result.returncode == 0 and result.stdout.startswith("PASS  IW-CBT-001  (no expectations to check")
+    assert json.loads(pbem("case", "run", "--json", str(tmp_path)).stdout)[0]["passed"] is None
+
+
+def test_usage_errors_exit_2_without_a_traceback():
+    for args in (("case", "run"), ("case", "run", "--bogus", "x"), ("verify",), ("nonsense",)):
+        result = pbem(*args)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, args
 
 
 def test_a_failing_case_exits_1_and_names_the_difference(tmp_path):
@@ -53,6 +81,8 @@ def test_a_failing_case_exits_1_and_names_the_difference(tmp_path):
         (lambda d: d["units"][0].update(hex="1212"), "units[0].hex"),
         (lambda d: d["map"].update(rivers=[["0101", "0505"]]), "map.rivers[0]"),
         (lambda d: d.update(dice=[7]), "dice[0]"),
+        (lambda d: d["map"].update(roads=[["1010", "1110"]]), "map.roads[0][1]"),
+        (lambda d: d["map"].update(terrain={"0507": "swamp"}), "map.terrain.0507"),
     ],
 )
 def test_a_malformed_case_exits_2_naming_file_and_field(tmp_path, mutate, field):
@@ -65,6 +95,22 @@ def test_a_malformed_case_exits_2_naming_file_and_field(tmp_path, mutate, field)
     message = result.stderr.strip()
     assert len(message.splitlines()) == 1 and "Traceback" not in message
     assert str(path) in message and field in message
+    assert result.stdout.startswith("ERROR IW-CBT-001  malformed case file")
+
+
+def test_non_finite_numbers_are_malformed(tmp_path):
+    text = (EXAMPLES / "IW-CBT-001.json").read_text().replace('"cols": 10', '"cols": 10, "key": {"clear": {"cost": 1e400}}')
+    (tmp_path / "inf.json").write_text(text)
+    result = pbem("case", "run", str(tmp_path))
+    assert result.returncode == 2 and "too large" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_odd_query_expectations_fail_instead_of_crashing(tmp_path):
+    doc = json.loads((EXAMPLES / "IW-LOC-001.json").read_text())
+    doc["expect"]["queries"] = {"loc": ["us-1"]}
+    (tmp_path / "q.json").write_text(json.dumps(doc))
+    result = pbem("case", "run", str(tmp_path))
+    assert result.returncode == 1 and result.stdout.startswith("FAIL  IW-LOC-001  queries.loc")
 
 
 def test_a_file_that_is_not_json_exits_2(tmp_path):

@@ -42,7 +42,10 @@ def differences(expect: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     if "queries" in expect:
         actual = outcome.get("queries", {})
         for kind, answers in expect["queries"].items():
-            for unit, wanted in (answers or {}).items():
+            if not isinstance(answers, dict):
+                found.append(f"queries.{kind}: expected answers as {{unit: value}}, the case gives {_show(answers)}")
+                continue
+            for unit, wanted in answers.items():
                 got = actual.get(kind, {}).get(unit)
                 if got != wanted:
                     found.append(f"queries.{kind}.{unit}: expected {_show(wanted)}, got {_show(got)}")

@@ -10,7 +10,7 @@ from pbem.engine.adjudicator import adjudicate
 from pbem.engine.dice import DiceExhausted, FixedDice
 from pbem.engine.placement import Placement
 from pbem.engine.victory import has_line_of_communications
-from pbem.model.common import ELIMINATED, OFFMAP
+from pbem.model.common import ELIMINATED
 from pbem.model.state import GameState
 
 
@@ -23,6 +23,7 @@ def _unit_states(state: GameState) -> dict[str, dict]:
 
 
 def _queries(loaded: LoadedCase, state: GameState) -> dict[str, dict]:
+    """The case's queries, answered on ``state`` (after the orders; the start when they were rejected)."""
     queries = loaded.case.queries
     if queries is None:
         return {}
@@ -36,15 +37,23 @@ def _queries(loaded: LoadedCase, state: GameState) -> dict[str, dict]:
     return answers
 
 
-def run_case(loaded: LoadedCase) -> dict[str, Any]:
-    """The outcome of one case, with ``passed`` (and ``differences`` when it failed)."""
+def run_case(loaded: LoadedCase, *, explain: bool = False) -> dict[str, Any]:
+    """The outcome of one case, with ``passed``.
+
+    With ``explain`` the outcome also carries the event log and, for a
+    failure, every difference from the expectations.
+    """
     case = loaded.case
     start = case.game_state()
     outcome: dict[str, Any] = {"case": case.case}
     try:
         result = adjudicate(loaded.board, case.ruleset, start, case.orders, FixedDice(case.dice), case.defense)
     except DiceExhausted as exc:
-        outcome.update({"valid": None, "error": f"not enough dice: {exc}", "passed": False if case.expect is not None else None})
+        outcome.update({
+            "valid": True, "errors": [], "combats": [], "units": _unit_states(start),
+            "dice_used": len(case.dice), "queries": {}, "passed": False if case.expect is not None else None,
+            "error": f"not enough dice: {exc}",
+        })
         return outcome
     state = result.state
     outcome.update(
@@ -55,14 +64,12 @@ def run_case(loaded: LoadedCase) -> dict[str, Any]:
             "units": _unit_states(state),
             "dice_used": result.dice_used,
             "queries": _queries(loaded, state),
-            "events": list(result.events),
         }
     )
-    if case.expect is None:
-        outcome["passed"] = None
-    else:
-        diffs = differences(case.expect, outcome)
-        outcome["passed"] = not diffs
+    diffs = differences(case.expect, outcome) if case.expect is not None else []
+    outcome["passed"] = None if case.expect is None else not diffs
+    if explain:
+        outcome["events"] = list(result.events)
         if diffs:
             outcome["differences"] = diffs
     return outcome

@@ -34,24 +34,19 @@ from pbem.cli import cases, checks, players, referee  # noqa: E402,F401  (regist
 
 
 def main(argv: Optional[list[str]] = None) -> None:
-    """Console entry point: run the app, turning user errors into one line and an exit status."""
+    """Console entry point: run the app, turning user errors into one line and an exit status.
+
+    Usage errors (a missing argument, an unknown option) are typer's to
+    report: one line and exit status 2.  A fault of pbem's own still gets one
+    line, not a traceback, and exit status 3.
+    """
     from pbem.errors import PbemError
 
     try:
-        status = app(args=argv, prog_name="pbem", standalone_mode=False)
+        app(args=argv, prog_name="pbem", standalone_mode=True)
     except PbemError as exc:
         typer.echo(f"pbem: {exc.render()}", err=True)
         sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt, EOFError):
-        typer.echo("pbem: interrupted; nothing was written", err=True)
-        sys.exit(130)
-    except Exception as exc:  # click's usage errors and friends
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
-    sys.exit(status if isinstance(status, int) else 0)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence against a traceback
+        typer.echo(f"pbem: internal error ({type(exc).__name__}: {exc}); please report it with the command you ran", err=True)
+        sys.exit(3)

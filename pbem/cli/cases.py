@@ -13,13 +13,14 @@ from pbem.cli import output
 
 @case_app.command("run")
 def case_run(
-    paths: Annotated[list[Path], typer.Argument(help="Case files, or folders searched recursively for *.json.")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Case files, or folders searched recursively for *.json.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array of outcomes.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="With --json, add each case's event log and every difference from its expectations.")] = False,
 ) -> None:
     """Run conformance cases; exit 0 when all pass, 1 when one fails, 2 when a case file is malformed."""
     from pbem.cases.report import run_paths
 
-    raise typer.Exit(run_paths(paths, as_json=as_json, out=typer.echo, err=lambda s: typer.echo(s, err=True)))
+    raise typer.Exit(run_paths(paths, as_json=as_json, explain=explain, out=typer.echo, err=lambda s: typer.echo(s, err=True)))
 
 
 @orders_app.command("check")

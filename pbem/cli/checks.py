@@ -40,7 +40,7 @@ def _receipt_findings(paths: list[Path], turns) -> list:
 
 @app.command()
 def verify(
-    paths: Annotated[list[Path], typer.Argument(help="The game folder, or turn files.")],
+    paths: Annotated[list[Path], typer.Argument(metavar="GAMEDIR|FILE", help="The game folder, or turn files.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Check signatures, the hash chain, seeds against commitments, and recompute every roll: exit 0 when all hold, 1 when not."""

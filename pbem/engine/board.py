@@ -26,18 +26,31 @@ class MapInconsistent(ValueError):
         self.message = message
 
 
-def _sides(pairs: list[list[str]], field: str) -> frozenset[frozenset[Hex]]:
+def _on(cols: int, rows: int, hex_id: str) -> bool:
+    if not hexes.is_hex_id(hex_id):
+        return False
+    col, row = hexes.parse(hex_id)
+    return col <= cols and row <= rows
+
+
+def _sides(pairs: list[list[str]], field: str, cols: int, rows: int) -> frozenset[frozenset[Hex]]:
     sides = set()
     for i, (a, b) in enumerate(pairs):
+        for h in (a, b):
+            if not _on(cols, rows, h):
+                raise MapInconsistent(f"{field}[{i}]", f"hex {h} is off the {cols}x{rows} board")
         if not hexes.adjacent(a, b):
             raise MapInconsistent(f"{field}[{i}]", f"{a} and {b} are not adjacent, so they share no hexside")
         sides.add(hexes.hexside(a, b))
     return frozenset(sides)
 
 
-def _chains(chains: list[list[str]], field: str) -> tuple[frozenset[frozenset[Hex]], frozenset[Hex]]:
+def _chains(chains: list[list[str]], field: str, cols: int, rows: int) -> tuple[frozenset[frozenset[Hex]], frozenset[Hex]]:
     sides, members = set(), set()
     for i, chain in enumerate(chains):
+        for j, h in enumerate(chain):
+            if not _on(cols, rows, h):
+                raise MapInconsistent(f"{field}[{i}][{j}]", f"hex {h} is off the {cols}x{rows} board")
         for j in range(len(chain) - 1):
             a, b = chain[j], chain[j + 1]
             if not hexes.adjacent(a, b):
@@ -60,10 +73,10 @@ class Board:
                 raise MapInconsistent(f"map.terrain.{hex_id}", f"terrain '{name}' is not in the terrain key; add it to map.key")
         self._terrain_of = dict(spec.terrain)
         self.sea = frozenset(spec.sea)
-        self.rivers = _sides(spec.rivers, "map.rivers")
-        self.prohibited = _sides(spec.prohibited, "map.prohibited")
-        self.road_sides, self.road_hexes = _chains(spec.roads, "map.roads")
-        self.trail_sides, self.trail_hexes = _chains(spec.trails, "map.trails")
+        self.rivers = _sides(spec.rivers, "map.rivers", spec.cols, spec.rows)
+        self.prohibited = _sides(spec.prohibited, "map.prohibited", spec.cols, spec.rows)
+        self.road_sides, self.road_hexes = _chains(spec.roads, "map.roads", spec.cols, spec.rows)
+        self.trail_sides, self.trail_hexes = _chains(spec.trails, "map.trails", spec.cols, spec.rows)
         self.beaches = frozenset(spec.beaches)
         self.edges = frozenset(spec.edges)
         self.places = dict(spec.places)
@@ -75,10 +88,7 @@ class Board:
     # -- where things are -------------------------------------------------
     def on_board(self, hex_id: Hex) -> bool:
         """True for a hex from 0101 to cols,rows (cases.md: nothing exists off it)."""
-        if not hexes.is_hex_id(hex_id):
-            return False
-        col, row = hexes.parse(hex_id)
-        return col <= self.cols and row <= self.rows
+        return _on(self.cols, self.rows, hex_id)
 
     def land(self, hex_id: Hex) -> bool:
         """On the board and not all-sea: a hex a unit may stand in."""

@@ -53,7 +53,7 @@ def resolve_key(overrides: dict[str, TerrainSpec]) -> tuple[dict[str, Terrain], 
 
     A terrain not in the default key and not fully described defaults to cost
     1 on the Clear line.  Armor may enter a terrain when its entry says so, or
-    else when it is clear or town, or fights on the Clear line (5.25).
+    else only when it is clear or town (5.25).
     """
     merged: dict[str, dict] = {name: spec.model_dump(exclude_none=True) for name, spec in DEFAULT_KEY.items()}
     for name, spec in overrides.items():
@@ -64,7 +64,7 @@ def resolve_key(overrides: dict[str, TerrainSpec]) -> tuple[dict[str, Terrain], 
         crt = fields.get("crt", "clear")
         armor = fields.get("armor")
         if armor is None:
-            armor = name in ARMOR_TERRAINS or crt == "clear"
+            armor = name in ARMOR_TERRAINS
         terrains[name] = Terrain(
             name=name,
             cost=exact(fields.get("cost", 1)),
