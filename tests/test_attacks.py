@@ -39,6 +39,13 @@ def test_7_15_non_artillery_attacks_only_from_an_adjacent_hex():
     assert rules(out) == {"7.15"} and out["errors"][0]["unit"] == "us-2"
 
 
+def test_i18_a_unit_in_contact_aimed_only_at_distant_units_also_breaks_7_12():
+    # us-1 (0506) touches jp-1 (0507) but is listed against jp-2 (0509) alone.
+    units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0508"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
+    out = run(case(units, attacks=[attack(["us-1", "us-2"], ["jp-2"])], dice=[3]))
+    assert {"7.15", "7.12", "7.11", "7.21"} <= rules(out)
+
+
 def test_7_21_an_adjacent_enemy_left_unattacked():
     # us-1 in 0506 touches jp-1 (0507) and jp-2 (0405) but attacks only jp-1.
     units = [inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0405")]

@@ -126,12 +126,12 @@ class _AttackChecker:
             else:
                 if not touching:
                     self.add("7.15", a, f"{tag}: {a} is not adjacent to {', '.join(defenders)}; only artillery attacks from a distance.")
-                elif len(touching) < len(defenders):
+                    continue
+                if len(touching) < len(defenders):
                     far = [d for d in defenders if d not in touching]
                     self.add("7.23", a, f"{tag}: {a} is not adjacent to {', '.join(far)}; in one combat every attacking unit must touch every defender.")
-                else:
-                    adjacent.append(a)
-                    self.tally.adjacent_attackers.add(a)
+                adjacent.append(a)
+                self.tally.adjacent_attackers.add(a)
         return adjacent, barraging
 
     def _banzai(self, tag: str, attack: Attack, adjacent: list[str]) -> None:
@@ -155,7 +155,8 @@ class _AttackChecker:
             if unit.is_artillery:
                 if p not in self.tally.adjacent_attackers:
                     self.add("8.31", p, f"artillery {p} is adjacent to {', '.join(enemies)} and must attack an adjacent enemy unit.")
-            elif p not in self.tally.listed:
+            elif p not in self.tally.adjacent_attackers:
+                # Listed only against units it does not touch (7.15), it still attacks no adjacent enemy.
                 self.add("7.12", p, f"{p} ended its movement next to {', '.join(enemies)} and must attack.")
                 if p in arrived_in_zoc:
                     self.add("12.22", p, f"{p} arrived in an enemy zone of control and must attack a unit it is adjacent to.")
