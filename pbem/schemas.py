@@ -7,6 +7,7 @@ files and a test fails when a committed schema differs from its model.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -29,10 +30,13 @@ def schema_text(model: type[BaseModel], name: str) -> str:
 
 
 def write_schemas(folder: Path) -> list[Path]:
+    """Write every schema, each under a temporary name first, then renamed over the old one."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, model in SCHEMAS.items():
         path = folder / name
-        path.write_text(schema_text(model, name), encoding="utf-8")
+        temporary = folder / f".{name}.tmp"
+        temporary.write_text(schema_text(model, name), encoding="utf-8")
+        os.replace(temporary, path)
         written.append(path)
     return written
