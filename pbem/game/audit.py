@@ -16,7 +16,7 @@ from pathlib import Path
 from pbem.engine.sequence import opening
 from pbem.errors import PbemError
 from pbem.game.codec import state_from_json
-from pbem.game.referee import _step, play
+from pbem.game.referee import play, record_step
 from pbem.game.scenario_ref import scenario_of
 from pbem.protocol.armour import dearmour
 from pbem.protocol.canonical import canonical_bytes, parse_canonical
@@ -77,7 +77,7 @@ def audit_game(folder: Path, referee: PrivateIdentity, players: dict[str, Privat
     orders = _orders_files(folder, turns, referee, report)
     scenario_ref = {"id": genesis.scenario_id, "hash": genesis.scenario_hash}
 
-    opening_step = _step(opening(loaded.scenario), game=genesis.game, seq=0, scenario_ref=scenario_ref, ruleset=genesis.ruleset, over=False, last=None)
+    opening_step = record_step(opening(loaded.scenario), game=genesis.game, seq=0, scenario_ref=scenario_ref, ruleset=genesis.ruleset, over=False, last=None)
     _compare(report, genesis, opening_step, referee, players)
 
     for seq in sorted(turns)[1:]:

@@ -45,7 +45,7 @@ class Step:
     referee_state: dict
 
 
-def _step(
+def record_step(
     state: GameState,
     *,
     game: str,
@@ -56,6 +56,7 @@ def _step(
     last: dict | None,
     extra_public: dict | None = None,
 ) -> Step:
+    """The views, public record and sealed full state for a position (the genesis one, or after a player-turn)."""
     views = {
         side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last)
         for side in SIDES
@@ -107,7 +108,7 @@ def play(
         after, events, combats = state, [], []
     last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats)
     over = game_over(loaded.scenario, after)
-    return _step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last)
+    return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last)
 
 
 def start_game(
@@ -132,7 +133,7 @@ def start_game(
     game = new_game_id()
     scenario_ref = {"id": loaded.scenario.id, "hash": scenario_hash(document)}
     state = opening(loaded.scenario)
-    step = _step(
+    step = record_step(
         state, game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None,
         extra_public={"title": loaded.scenario.title, "scenario_document": document},
     )
