@@ -16,15 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.engine import hexes
+from pbem.engine.engagement import BANZAI_KINDS
 from pbem.engine.placement import Placement
 from pbem.engine.problems import Problem
 from pbem.model.common import Side
 from pbem.model.orders import Attack
 from pbem.model.ruleset import Ruleset
 from pbem.model.units import Unit
-
-BANZAI_KINDS = ("infantry", "engineer")
-
 
 @dataclass
 class _Tally:

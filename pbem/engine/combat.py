@@ -137,8 +137,7 @@ def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: l
         state.events.append(events.combat_cancelled(index, reason))
         return CombatRecord(index, "cancelled")
     e = engage(state, index, attack)
-    upcoming = [engage(state, j, a) for j, a in later if cancellation(state, a) is None]
-    fpf = allot(state, e, upcoming)
+    fpf = allot(state, e, lambda: [engage(state, j, a) for j, a in later if cancellation(state, a) is None])
     state.gsp_left[state.phasing] = state.gsp_left.get(state.phasing, 0) - attack.gsp
     defense = e.base_defense + fpf.strength(state)
     differential = e.attack_strength - defense

@@ -18,6 +18,7 @@ result most, looking at this attack and those still to come.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from pbem.engine import crt, events, hexes
 from pbem.engine.engagement import Engagement, tenacity_applies
@@ -71,20 +72,24 @@ def _tenacious(state: CombatPhaseState, e: Engagement) -> bool:
     return all(tenacity_applies(state, d) for d in e.defenders)
 
 
-def allot(state: CombatPhaseState, current: Engagement, upcoming: list[Engagement]) -> FpfAllotment:
-    """Decide the FPF for ``current``, record it, and return it."""
+def allot(state: CombatPhaseState, current: Engagement, upcoming: Callable[[], list[Engagement]]) -> FpfAllotment:
+    """Decide the FPF for ``current``, record it, and return it.
+
+    ``upcoming`` gives the attacks still to come; only the system's policies
+    look at them, so it is called only when a choice was not written down.
+    """
     allotment = FpfAllotment()
     if not current.fpf_allowed:
         return allotment
     if state.defense.fpf is not None:
         _standing_artillery(state, current, allotment)
     else:
-        _policy_artillery(state, current, upcoming, allotment)
+        _policy_artillery(state, current, upcoming(), allotment)
     if not state.ruleset.leyte:
         if state.defense.gsp_fpf is not None:
             _standing_gsp(state, current, allotment)
         else:
-            _policy_gsp(state, current, upcoming, allotment)
+            _policy_gsp(state, current, upcoming(), allotment)
     return allotment
 
 
@@ -130,6 +135,7 @@ def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: li
     planned again before the next combat, on the position as it then is.
     """
     combats = [e for e in [current, *upcoming] if e.fpf_allowed]
+    tenacious = {e.index: _tenacious(state, e) for e in combats}
     side = state.defending_side
     guns = [a for a in state.placement.units_of(side) if state.units[a].is_artillery]
     added = {e.index: 0 for e in combats}
@@ -139,7 +145,7 @@ def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: li
     while True:
         best = None
         for e in combats:
-            before = outlook(e.line, e.attack_strength - e.base_defense - added[e.index], _tenacious(state, e))
+            before = outlook(e.line, e.attack_strength - e.base_defense - added[e.index], tenacious[e.index])
             for a in guns:
                 if a in assigned:
                     continue
@@ -149,7 +155,7 @@ def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: li
                         continue
                     if state.ruleset.leyte and state.placement.where(d) in served[e.index]:
                         continue
-                    after = outlook(e.line, e.attack_strength - e.base_defense - added[e.index] - strength, _tenacious(state, e))
+                    after = outlook(e.line, e.attack_strength - e.base_defense - added[e.index] - strength, tenacious[e.index])
                     gain = after - before
                     key = (-gain, strength, e.index, a, d)
                     if gain > 0 and (best is None or key < best[0]):
@@ -173,6 +179,7 @@ def _policy_gsp(state: CombatPhaseState, current: Engagement, upcoming: list[Eng
     if pool <= 0:
         return
     combats = [e for e in [current, *upcoming] if e.fpf_allowed]
+    tenacious = {e.index: _tenacious(state, e) for e in combats}
     fpf_now = {e.index: 0 for e in combats}
     fpf_now[current.index] = allotment.strength(state)
     added = {e.index: 0 for e in combats}
@@ -180,9 +187,9 @@ def _policy_gsp(state: CombatPhaseState, current: Engagement, upcoming: list[Eng
         best = None
         for e in combats:
             base = e.attack_strength - e.base_defense - fpf_now[e.index] - added[e.index]
-            before = outlook(e.line, base, _tenacious(state, e))
+            before = outlook(e.line, base, tenacious[e.index])
             for points in range(1, pool + 1):
-                gain = outlook(e.line, base - points, _tenacious(state, e)) - before
+                gain = outlook(e.line, base - points, tenacious[e.index]) - before
                 if gain <= 0:
                     continue
                 key = (-gain / points, points, e.index)

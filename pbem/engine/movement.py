@@ -204,12 +204,12 @@ def check_moves(board: Board, units: dict[str, Unit], placement: Placement, phas
         elif c.move.path:
             log.append(events.moved(c.move.unit, c.start, c.move.path, c.cost))
 
-    problems.extend(_stacking_problems(units, after, phasing, {c.move.unit for c in ordered if c.final is not None and (c.move.path or c.start == OFFMAP)}))
+    problems.extend(_stacking_problems(after, phasing, {c.move.unit for c in ordered if c.final is not None and (c.move.path or c.start == OFFMAP)}))
     arrived = frozenset(c.move.unit for c in checked_moves if c.arrived_in_zoc)
     return MovementOutcome(problems, log, after, arrived)
 
 
-def _stacking_problems(units: dict[str, Unit], after: Placement, side: Side, movers: set[str]) -> list[Problem]:
+def _stacking_problems(after: Placement, side: Side, movers: set[str]) -> list[Problem]:
     """5.31: no two friendly units may end the Movement Phase in one hex."""
     counts = Counter(after.where(u) for u in after.units_of(side))
     problems = []
