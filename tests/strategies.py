@@ -110,7 +110,6 @@ def valid_attack_orders(draw, spec: MapSpec, state: GameState) -> Orders:
     """
     from pbem.engine.placement import Placement
 
-    board = Board(spec)
     placement = Placement(state.unit_index(), state.locations)
     phasing = state.position.phasing
     groups: dict[tuple[str, ...], list[str]] = {}

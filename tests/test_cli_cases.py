@@ -1,7 +1,6 @@
 """``pbem case run`` and ``pbem orders check`` as a user runs them: output, exit status, errors."""
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path

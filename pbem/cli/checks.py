@@ -3,39 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from pbem.cli import app, output
 from pbem.cli.players import PassphraseEnv
-
-
-def _receipt_findings(paths: list[Path], turns) -> list:
-    """A player's receipts: did the next turn file use my orders and my salt?"""
-    import json
-
-    from pbem.protocol.canonical import b64d
-    from pbem.protocol.chain import Finding
-    from pbem.protocol.ordersfile import adjudication_problem
-
-    by_seq = {t.seq: t for t in turns}
-    findings = []
-    folders = {p if p.is_dir() else p.parent for p in paths}
-    for folder in folders:
-        for receipt in sorted(folder.glob("*.receipt")):
-            try:
-                data = json.loads(receipt.read_text(encoding="utf-8"))
-                following = by_seq.get(data["answers"] + 1)
-                if following is None or following.game != data["game"]:
-                    continue
-                problem = adjudication_problem(following, data["orders"], b64d(data["salt"]))
-            except (ValueError, KeyError, TypeError):
-                findings.append(Finding(str(receipt), "unreadable receipt"))
-                continue
-            if problem:
-                findings.append(Finding(following.source, f"{problem} (your receipt {receipt.name})", following.seq))
-    return findings
 
 
 @app.command()
@@ -44,13 +17,14 @@ def verify(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Check signatures, the hash chain, seeds against commitments, and recompute every roll: exit 0 when all hold, 1 when not."""
+    from pbem.game.receipts import receipt_findings
     from pbem.protocol.chain import verify_chain
 
     sources = paths[0] if len(paths) == 1 and paths[0].is_dir() else paths
     report = verify_chain(sources)
     findings = list(report.findings)
     if report.ok:
-        findings += _receipt_findings(paths, report.turns)
+        findings += receipt_findings({p if p.is_dir() else p.parent for p in paths}, report.turns)
     rolls = sum(len(t.dice.rolls) for t in report.turns)
     if as_json:
         output.echo_json({

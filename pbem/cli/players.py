@@ -122,9 +122,8 @@ def submit(
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Where to write the signed orders (default: beside the turn file).")] = None,
 ) -> None:
     """Sign your orders with a fresh salt, seal them to the referee, and write the file to send."""
-    import json
-
     from pbem.game.folder import folder_of, orders_name
+    from pbem.game.receipts import write_receipt
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn
 
@@ -136,8 +135,6 @@ def submit(
     built = build_orders_for_turn(identity, turn_file, side, document)
     target = out or folder_of(turn_file.source) / orders_name(turn_file.seq, side)
     write_new(target, built.text)
-    receipt = target.with_name(target.name + ".receipt")
-    write_new(receipt, json.dumps({"game": turn_file.game, "answers": turn_file.seq, "side": side,
-                                   "orders": built.digest, "salt": built.envelope["body"]["salt"]}, indent=2) + "\n")
+    receipt = write_receipt(target, turn_file, side, built)
     typer.echo(f"wrote {target}: send it to the referee")
     typer.echo(f"kept {receipt.name}: 'pbem verify' uses it to check that the next turn file used your orders and your salt")

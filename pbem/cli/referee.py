@@ -57,7 +57,7 @@ def adjudicate(
 ) -> None:
     """Verify the orders, roll the committed dice, run the engine, and write the next turn file."""
     from pbem.errors import BadInput
-    from pbem.game.folder import folder_of, load_turn, orders_name, turn_name
+    from pbem.game.folder import folder_of, keep_orders, load_turn, turn_name
     from pbem.game.referee import adjudicate_orders
     from pbem.passphrase import open_key
     from pbem.protocol.files import read_text, write_new
@@ -72,7 +72,7 @@ def adjudicate(
     text = read_text(orders, what="orders file")
     done = adjudicate_orders(turn_file, text, str(orders), identity)
     write_new(target, done.turn.text)
-    _keep_orders(folder, turn_file.seq, done.orders.side, orders, text)
+    keep_orders(folder, turn_file.seq, done.orders.side, orders, text)
     last = done.step.last
     rolls = ", ".join(str(r["value"]) for r in done.turn.dice.rolls) or "none"
     if last["valid"]:
@@ -85,18 +85,3 @@ def adjudicate(
         typer.echo("the game is over")
     else:
         typer.echo(f"send {target.name} to both players; {done.turn.public['awaiting']} moves next")
-
-
-def _keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> None:
-    """Keep the adjudicated orders in the game folder: the audit replays them."""
-    from pbem.game.folder import orders_name
-    from pbem.protocol.files import write_new
-
-    kept = folder / orders_name(seq, side)
-    if kept.resolve() == source.resolve():
-        return
-    if kept.exists():
-        if kept.read_text(encoding="utf-8") == text:
-            return
-        kept = folder / f"{kept.stem}-{len(list(folder.glob(kept.stem + '*')))}.pbem"
-    write_new(kept, text)

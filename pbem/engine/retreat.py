@@ -28,7 +28,6 @@ fewest units displaced, then the safest final hex, then the lowest hex ids.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from pbem.engine import hexes

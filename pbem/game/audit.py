@@ -13,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.engine.sequence import opening
 from pbem.errors import PbemError
 from pbem.game.codec import state_from_json
-from pbem.game.referee import play, record_step
+from pbem.game.referee import genesis_step, play
 from pbem.game.scenario_ref import scenario_of
 from pbem.protocol.armour import dearmour
 from pbem.protocol.canonical import canonical_bytes, parse_canonical
@@ -77,7 +76,7 @@ def audit_game(folder: Path, referee: PrivateIdentity, players: dict[str, Privat
     orders = _orders_files(folder, turns, referee, report)
     scenario_ref = {"id": genesis.scenario_id, "hash": genesis.scenario_hash}
 
-    opening_step = record_step(opening(loaded.scenario), game=genesis.game, seq=0, scenario_ref=scenario_ref, ruleset=genesis.ruleset, over=False, last=None)
+    opening_step = genesis_step(loaded, genesis.public["scenario_document"], game=genesis.game, scenario_ref=scenario_ref, ruleset=genesis.ruleset)
     _compare(report, genesis, opening_step, referee, players)
 
     for seq in sorted(turns)[1:]:
@@ -101,10 +100,7 @@ def _compare(report: AuditReport, turn: TurnFile, step, referee: PrivateIdentity
     sealed = open_referee_state(turn, referee).state
     if not _same(sealed, step.referee_state):
         report.findings.append(Finding(turn.source, "the sealed full state is not what the replay gives", turn.seq))
-    public = dict(turn.public)
-    public.pop("scenario_document", None)
-    public.pop("title", None)
-    if not _same(public, step.public):
+    if not _same(turn.public, step.public):
         report.findings.append(Finding(turn.source, "the public record is not what the replay gives", turn.seq))
     for side, key in players.items():
         if not _same(open_view(turn, side, key), step.views[side]):

@@ -70,3 +70,21 @@ def load_turn(path: Path) -> TurnFile:
         return read_turn(text, source=str(path))
     genesis = genesis_of(parsed)
     return read_turn(text, genesis.identities[REFEREE], source=str(path))
+
+
+def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> None:
+    """Keep the adjudicated orders in the game folder, for the audit to replay.
+
+    Nothing is overwritten: a different file already under the usual name
+    leaves this one a numbered name beside it.
+    """
+    from pbem.protocol.files import write_new
+
+    kept = folder / orders_name(seq, side)
+    if kept.resolve() == source.resolve():
+        return
+    if kept.exists():
+        if kept.read_text(encoding="utf-8") == text:
+            return
+        kept = folder / f"{kept.stem}-{len(list(folder.glob(kept.stem + '*')))}.pbem"
+    write_new(kept, text)

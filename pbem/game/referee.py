@@ -111,6 +111,14 @@ def play(
     return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last)
 
 
+def genesis_step(loaded: LoadedScenario, document: dict, *, game: str, scenario_ref: dict, ruleset: dict) -> Step:
+    """The opening position's record; its public part carries the scenario document for every party."""
+    return record_step(
+        opening(loaded.scenario), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None,
+        extra_public={"title": loaded.scenario.title, "scenario_document": document},
+    )
+
+
 def start_game(
     scenario_name: str,
     referee: PrivateIdentity,
@@ -132,11 +140,7 @@ def start_game(
         ruleset["edition"] = edition
     game = new_game_id()
     scenario_ref = {"id": loaded.scenario.id, "hash": scenario_hash(document)}
-    state = opening(loaded.scenario)
-    step = record_step(
-        state, game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None,
-        extra_public={"title": loaded.scenario.title, "scenario_document": document},
-    )
+    step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset)
     return build_turn(
         referee, game=game, seq=0, scenario=scenario_ref, ruleset=ruleset,
         identities={"US": us, "JP": jp, REFEREE: referee.public},

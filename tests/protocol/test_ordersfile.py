@@ -49,7 +49,7 @@ def test_replayed_orders_are_refused(new_game, parties):
 
 def test_orders_for_another_turn_file_with_the_same_number(new_game, parties, resigner):
     game = new_game()
-    genesis = game.start()
+    game.start()
     game.adjudicate(game.write_orders().text)
     turn_one = game.turns[1]
     rival = resigner(turn_one, parties.ref, lambda body: body["public"].update(note="other"))
