@@ -15,7 +15,9 @@ from pbem.engine.board import Board, MapInconsistent
 from pbem.errors import BadInput
 from pbem.jsonfile import load_model, read_json
 from pbem.model.orders import Orders
+from pbem.model.ruleset import Ruleset
 from pbem.model.scenario import Scenario
+from pbem.model.state import GameState
 
 SCENARIO_DIRS = (Path("scenarios"), Path(pbem.__file__).resolve().parent.parent / "scenarios")
 
@@ -87,8 +89,8 @@ class PositionFile:
     """A position to check orders against: a board, its rules, and the game state."""
 
     board: Board
-    ruleset: object
-    state: object
+    ruleset: Ruleset
+    state: GameState
 
 
 def load_position(path: Path) -> PositionFile:

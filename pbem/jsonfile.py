@@ -81,9 +81,9 @@ def schema_error(validator, document: Any, source: str, what: str) -> BadInput |
     return BadInput(message, file=source, field=json_path(error.absolute_path), hint=f"see {what}")
 
 
-def load_model(model: type[BaseModel], document: Any, source: str, what: str):
-    """Validate ``document`` against ``model``'s schema, then build the model."""
-    problem = schema_error(validator_for(model), document, source, what)
+def load_model(model: type[BaseModel], document: Any, source: str, what: str, validator=None):
+    """Validate ``document`` against a schema (``model``'s own by default), then build the model."""
+    problem = schema_error(validator or validator_for(model), document, source, what)
     if problem:
         raise problem
     try:

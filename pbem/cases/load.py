@@ -15,7 +15,7 @@ from pathlib import Path
 from pbem.cases.model import Case
 from pbem.engine.board import Board
 from pbem.datafiles import board_for
-from pbem.jsonfile import read_json, schema_error
+from pbem.jsonfile import load_model, read_json
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,7 @@ def case_validator():
 
 def load_case(path: Path) -> LoadedCase:
     """Read, validate and build one case; raise BadInput naming the file and field."""
-    document = read_json(path)
-    problem = schema_error(case_validator(), document, str(path), "the conformance-case format (cases.md)")
-    if problem:
-        raise problem
-    case = Case.model_validate(document)
+    case = load_model(Case, read_json(path), str(path), "the conformance-case format (cases.md)", case_validator())
     return LoadedCase(path, case, board_for(case.map, case.units, str(path)))
 
 
