@@ -52,3 +52,14 @@ class MapSpec(BaseModel):
     edges: list[HexId] = Field(default_factory=list, description="Map-edge entry hexes (12.23).")
     key: dict[str, TerrainSpec] = Field(default_factory=dict, description="Overrides of and additions to the terrain key.")
     places: dict[str, HexId] = Field(default_factory=dict, description="Named places: towns, airfields, objectives.")
+    areas: dict[str, list[HexId]] = Field(
+        default_factory=dict,
+        description=(
+            "Named groups of hexes a reinforcement may enter by (12.2): beach areas ('N', 'E', 'S'), "
+            "a port ('Or' = Ormoc) or a map-edge hexrow ('0001' west edge, '0100' south edge, '2900' north edge). "
+            "A unit whose 'entry' names an area is placed in one of its hexes."
+        ),
+    )
+    exits: list[HexId] = Field(default_factory=list, description="Hexes from which units may leave the map where a scenario allows it (Leyte 16.13).")
+    source: str | None = Field(default=None, description="Where the map comes from, or 'assumed: <reason>' for a reconstruction.")
+    notes: dict[str, str] = Field(default_factory=dict, description="Free-text notes keyed by what they explain; 'assumed:' notes mark reconstructed data.")

@@ -23,6 +23,7 @@ class Move(BaseModel):
     unit: str
     enter: HexId | None = None
     path: list[HexId]
+    exit: bool = Field(default=False, description="Leave the map from the last hex of the path (an exit hex the scenario names, Leyte 16.13).")
 
 
 class Advance(BaseModel):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.model.common import Kind, Side
@@ -28,7 +26,11 @@ class Unit(BaseModel):
     barrage: int = Field(default=0, ge=0)
     fpf: int = Field(default=0, ge=0)
     range: int = Field(default=0, ge=0)
-    entry: Literal["beach", "edge"] | None = None
+    entry: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9-]{1,16}$",
+        description="How a reinforcement arrives: 'beach' (any beach hex, 12.21), 'edge' (any map-edge entry hex, 12.23) or the name of one of the map's areas ('N', 'Or', '0100', ...).",
+    )
     name: str | None = Field(default=None, description="Historical designation, for display only.")
 
     @property
