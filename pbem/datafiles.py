@@ -29,38 +29,85 @@ class LoadedScenario:
     board: Board
 
 
+def scenario_paths() -> dict[str, Path]:
+    """Every scenario file in ``./scenarios`` and the project's ``scenarios/`` (and their sub-folders), by id.
+
+    A scenario file is named after its id (``scenarios/leyte/leyte-assault.json``);
+    map files shared by several scenarios (``map.json``) are not scenarios.
+    """
+    found: dict[str, Path] = {}
+    for folder in SCENARIO_DIRS:
+        if folder.is_dir():
+            for path in sorted(folder.rglob("*.json")):
+                if path.name != "map.json" and path.stem not in found:
+                    found[path.stem] = path
+    return found
+
+
 def find_scenario(name: str) -> Path:
     """A scenario by path, or by id in ``./scenarios`` or the project's ``scenarios/``."""
     path = Path(name)
     if path.suffix == ".json" or path.exists():
         return path
-    for folder in SCENARIO_DIRS:
-        candidate = folder / f"{name}.json"
-        if candidate.exists():
-            return candidate
-    known = sorted({p.stem for folder in SCENARIO_DIRS if folder.is_dir() for p in folder.glob("*.json")})
-    raise BadInput(f"no scenario '{name}'", hint=f"give a scenario file or one of: {', '.join(known) or 'none found'}")
+    known = scenario_paths()
+    if name in known:
+        return known[name]
+    raise BadInput(f"no scenario '{name}'", hint=f"give a scenario file or one of: {', '.join(sorted(known)) or 'none found'} (pbem scenario list)")
+
+
+def scenario_document(path: Path) -> dict:
+    """A scenario file as one self-contained document: a ``"map": "FILE"`` reference is replaced by that map.
+
+    The genesis turn file carries this document, so every party plays on the
+    map the referee loaded, and its hash covers the map too.
+    """
+    document = read_json(path)
+    if isinstance(document, dict) and isinstance(document.get("map"), str):
+        map_path = path.parent / document["map"]
+        if not map_path.is_file():
+            raise BadInput(f"the map file '{document['map']}' it names is not there ({map_path})", file=str(path), field="map")
+        document = document | {"map": read_json(map_path)}
+    return document
 
 
 def load_scenario(name: str | Path) -> LoadedScenario:
     path = find_scenario(str(name))
-    return scenario_from(read_json(path), path)
+    return scenario_from(scenario_document(path), path)
 
 
 def scenario_from(document, path: Path) -> LoadedScenario:
     """Validate a scenario document (from a file or a genesis turn file) and build its board."""
     scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json")
-    return LoadedScenario(path, scenario, board_for(scenario.map, scenario.units, str(path)))
+    return LoadedScenario(path, scenario, board_for(scenario.map, scenario.units, str(path), scenario=scenario))
 
 
-def board_for(spec, units, source: str) -> Board:
-    """The board of a case or scenario, checked for consistency with itself and its units."""
+def board_for(spec, units, source: str, *, scenario: Scenario | None = None) -> Board:
+    """The board of a case or scenario, checked for consistency with itself and its units.
+
+    A scenario opens only the exit hexes its exit rules name, to the sides
+    they name (16.13), and closes the areas its rules close (16.23).
+    """
     try:
-        board = Board(spec)
+        board = Board(spec, **(_scenario_limits(spec, scenario) if scenario is not None else {}))
     except MapInconsistent as exc:
         raise BadInput(exc.message, file=source, field=exc.field) from None
     check_roster(units, board, source)
     return board
+
+
+def _scenario_limits(spec, scenario: Scenario) -> dict:
+    exits: dict[str, set[str]] = {}
+    for rule in [*scenario.exits, *scenario.exit_requirements]:
+        exits.setdefault(rule.hex, set()).add(rule.side)
+    closed: dict[str, set[str]] = {}
+    for i, rule in enumerate(scenario.closed):
+        if rule.area not in spec.areas:
+            raise MapInconsistent(f"closed[{i}].area", f"the map has no area '{rule.area}'")
+        closed.setdefault(rule.side, set()).update(spec.areas[rule.area])
+    return {
+        "exits": {h: frozenset(s) for h, s in exits.items()},
+        "closed": {side: frozenset(h) for side, h in closed.items()},
+    }
 
 
 def check_roster(units, board: Board, source: str) -> None:

@@ -63,7 +63,15 @@ def _chains(chains: list[list[str]], field: str, cols: int, rows: int) -> tuple[
 class Board:
     """The playing area and its terrain key, ready for movement and combat questions."""
 
-    def __init__(self, spec: MapSpec) -> None:
+    def __init__(
+        self,
+        spec: MapSpec,
+        *,
+        exits: dict[Hex, frozenset[str]] | None = None,
+        closed: dict[str, frozenset[Hex]] | None = None,
+    ) -> None:
+        """``exits``: the exit hexes a scenario opens, and to which sides (default: the map's, to both);
+        ``closed``: hexes a side may not enter (Leyte 16.23)."""
         self.spec = spec
         self.cols = spec.cols
         self.rows = spec.rows
@@ -80,10 +88,35 @@ class Board:
         self.beaches = frozenset(spec.beaches)
         self.edges = frozenset(spec.edges)
         self.places = dict(spec.places)
-        for field in ("terrain", "sea", "beaches", "edges"):
+        for field in ("terrain", "sea", "beaches", "edges", "exits"):
             for hex_id in getattr(spec, field):
                 if not self.on_board(hex_id):
                     raise MapInconsistent(f"map.{field}", f"hex {hex_id} is off the {self.cols}x{self.rows} board")
+        for name, members in spec.areas.items():
+            for hex_id in members:
+                if not self.land(hex_id):
+                    raise MapInconsistent(f"map.areas.{name}", f"hex {hex_id} of area {name} is not a land hex of the board")
+        self.areas = {name: frozenset(members) for name, members in spec.areas.items()}
+        self.exits = exits if exits is not None else {h: frozenset({"US", "JP"}) for h in spec.exits}
+        self.closed = closed or {}
+
+    # -- reinforcement entry -----------------------------------------------------
+    def entry_hexes(self, entry: str | None) -> frozenset[Hex] | None:
+        """The hexes a reinforcement with ``entry`` may be placed in (12.2), or None for an unknown entry.
+
+        ``beach`` and ``edge`` are every beach and every map-edge entry hex;
+        any other name is one of the map's areas (a beach area, a port, a hexrow).
+        """
+        if entry == "beach":
+            return self.beaches
+        if entry == "edge":
+            return self.edges
+        return self.areas.get(entry or "")
+
+    @cached_property
+    def airfields(self) -> frozenset[Hex]:
+        """Hexes of the named places that are airfields (Leyte 16.14)."""
+        return frozenset(h for name, h in self.places.items() if "airfield" in name.lower())
 
     # -- where things are -------------------------------------------------
     def on_board(self, hex_id: Hex) -> bool:

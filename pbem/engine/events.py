@@ -27,6 +27,11 @@ def entered(unit: str, hex_id: str, path: list[str], cost: Fraction) -> Event:
     return {"type": "entered", "unit": unit, "hex": hex_id, "path": list(path), "cost": mp(cost)}
 
 
+def exited(unit: str, hex_id: str) -> Event:
+    """A unit left the map from an exit hex (Leyte 16.13)."""
+    return {"type": "exited", "unit": unit, "hex": hex_id}
+
+
 def combat(
     index: int, attackers: list[str], barrage: list[str], gsp: int, defenders: list[str], banzai: bool,
     attack: int, defense: int, differential: int, terrain: str, column: str, die: int, result: str,

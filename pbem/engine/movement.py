@@ -29,6 +29,18 @@ from pbem.model.units import Unit
 BEACH_ENTRY_COST = Fraction(2)
 """Placing a reinforcement on a beach hex costs 2 MP whatever its terrain (12.21)."""
 
+EXIT_COST = Fraction(1)
+"""Leaving the map from an exit hex: assumed 1 MP, as one more clear hex (16.13 gives no cost)."""
+
+
+def _entry_name(entry: str | None) -> str:
+    return {"beach": "a beach", "edge": "the map edge"}.get(entry or "", f"entry area {entry}")
+
+
+def _hex_list(members: frozenset[str]) -> str:
+    listed = sorted(members)
+    return " ".join(listed[:8]) + (" ..." if len(listed) > 8 else "")
+
 
 @dataclass
 class MovementOutcome:
@@ -39,6 +51,8 @@ class MovementOutcome:
     placement: Placement
     arrived_in_zoc: frozenset[str] = field(default_factory=frozenset)
     """Reinforcements placed in an enemy zone of control: they must attack (12.22)."""
+    exits: tuple[tuple[str, str], ...] = ()
+    """Units that left the map, and the exit hex each left from (Leyte 16.13)."""
 
 
 @dataclass
@@ -70,6 +84,8 @@ class _MoveChecker:
             return _Checked(move, [Problem("12.2", unit.id, f"{unit.id} is already on the map at {start}; only a reinforcement names an 'enter' hex.")])
         checked = _Checked(move, [], start=start)
         self._walk(checked, unit, start, Fraction(0), from_reinforcement=False)
+        if move.exit:
+            self._check_exit(checked, unit)
         return checked
 
     def _check_reinforcement(self, move: Move, unit: Unit) -> _Checked:
@@ -83,19 +99,22 @@ class _MoveChecker:
             where = "off the board" if not self.board.on_board(hex_id) else "an all-sea hex"
             problems.append(Problem("5.21", unit.id, f"{unit.id} cannot be placed in {hex_id}: it is {where}."))
             return checked
+        entry_hexes = self.board.entry_hexes(unit.entry)
         if unit.kind == "airassault":
             cost = Fraction(0)  # 12.42: placed in any hex, then a normal unit
-        elif unit.entry == "beach":
-            if hex_id not in self.board.beaches:
-                problems.append(Problem("12.21", unit.id, f"{unit.id} arrives on a beach, and {hex_id} is not a beach hex."))
-            cost = BEACH_ENTRY_COST
-        elif unit.entry == "edge":
-            if hex_id not in self.board.edges:
-                problems.append(Problem("12.23", unit.id, f"{unit.id} arrives at the map edge, and {hex_id} is not a map-edge entry hex."))
-            cost = self.board.terrain(hex_id).cost
-        else:
-            problems.append(Problem("12.2", unit.id, f"{unit.id} has no entry area (beach or edge), so it cannot be brought in."))
+        elif entry_hexes is None:
+            problems.append(Problem("12.2", unit.id, f"{unit.id} has no entry area on this map ({unit.entry or 'none given'}), so it cannot be brought in."))
             return checked
+        elif unit.entry == "beach" or (unit.entry != "edge" and entry_hexes <= self.board.beaches):
+            if hex_id not in entry_hexes:
+                problems.append(Problem("12.21", unit.id, f"{unit.id} arrives on {_entry_name(unit.entry)}, and {hex_id} is not one of its hexes ({_hex_list(entry_hexes)})."))
+            cost = BEACH_ENTRY_COST
+        else:
+            if hex_id not in entry_hexes:
+                problems.append(Problem("12.23", unit.id, f"{unit.id} arrives by {_entry_name(unit.entry)}, and {hex_id} is not one of its hexes ({_hex_list(entry_hexes)})."))
+            cost = self.board.terrain(hex_id).cost
+        if hex_id in self.board.closed.get(unit.side, ()):
+            problems.append(Problem("16.23", unit.id, f"{unit.side} units may not enter {hex_id} in this scenario."))
         if self.placement.enemy_at(hex_id, unit.side):
             problems.append(Problem("12.21", unit.id, f"{unit.id} cannot be placed in {hex_id}: an enemy unit is there (5.12)."))
             return checked
@@ -105,7 +124,27 @@ class _MoveChecker:
         if checked.arrived_in_zoc and move.path:
             problems.append(Problem("12.22", unit.id, f"{unit.id} arrived in {hex_id}, next to an enemy unit, so it may move no farther this phase."))
         self._walk(checked, unit, hex_id, cost, from_reinforcement=True)
+        if move.exit:
+            self._check_exit(checked, unit)
         return checked
+
+    def _check_exit(self, checked: _Checked, unit: Unit) -> None:
+        """Leaving the map from an exit hex the scenario opens (Leyte 16.13), at a cost of 1 MP (assumed)."""
+        where = checked.final
+        if where is None:
+            return
+        if unit.side not in self.board.exits.get(where, ()):
+            opened = sorted(h for h, sides in self.board.exits.items() if unit.side in sides)
+            hint = f"the exit hexes open to {unit.side} are {', '.join(opened)}" if opened else f"no exit hex is open to {unit.side} in this scenario"
+            checked.problems.append(Problem("16.13", unit.id, f"{unit.id} cannot leave the map from {where}: {hint}."))
+            return
+        if self.placement.in_enemy_zoc(where, unit.side):
+            rule = "5.14" if unit.side == "US" else "6.13"
+            checked.problems.append(Problem(rule, unit.id, f"{unit.id} is in an enemy zone of control at {where} and may not leave it in the Movement Phase, so it cannot exit."))
+            return
+        checked.cost += EXIT_COST
+        if checked.cost > unit.move:
+            checked.problems.append(Problem("5.13", unit.id, f"{unit.id}'s move and exit cost {_fmt(checked.cost)} MP (leaving the map costs {EXIT_COST}), more than its allowance of {unit.move}."))
 
     def _walk(self, checked: _Checked, unit: Unit, start: str, cost: Fraction, *, from_reinforcement: bool) -> None:
         """Follow the path hex by hex, adding every problem met (5.12-5.25, 6.0, 6.14)."""
@@ -146,6 +185,8 @@ class _MoveChecker:
             if self.placement.enemy_at(hex_id, side):
                 problems.append(Problem("5.12", unit.id, f"{unit.id} cannot enter {hex_id}: an enemy unit is there."))
                 return
+            if hex_id in self.board.closed.get(side, ()):
+                problems.append(Problem("16.23", unit.id, f"{side} units may not enter {hex_id} in this scenario."))
             if unit.kind == "armor" and not self.board.armor_may_enter(prev, hex_id):
                 problems.append(Problem("5.25", unit.id, f"armor {unit.id} may enter {hex_id} ({self.board.terrain(hex_id).name}) only along a road or trail."))
             cost += self.board.step_cost(prev, hex_id)
@@ -195,6 +236,7 @@ def check_moves(board: Board, units: dict[str, Unit], placement: Placement, phas
     log: list[Event] = []
     # 12.1: reinforcements come in after the units already on the map have moved.
     ordered = [c for c in checked_moves if c.start != OFFMAP] + [c for c in checked_moves if c.start == OFFMAP]
+    exits: list[tuple[str, str]] = []
     for c in ordered:
         if c.final is None:
             continue
@@ -203,10 +245,14 @@ def check_moves(board: Board, units: dict[str, Unit], placement: Placement, phas
             log.append(events.entered(c.move.unit, c.move.enter, c.move.path, c.cost))
         elif c.move.path:
             log.append(events.moved(c.move.unit, c.start, c.move.path, c.cost))
+        if c.move.exit:
+            after.leave_map(c.move.unit)
+            exits.append((c.move.unit, c.final))
+            log.append(events.exited(c.move.unit, c.final))
 
     problems.extend(_stacking_problems(after, phasing, {c.move.unit for c in ordered if c.final is not None and (c.move.path or c.start == OFFMAP)}))
     arrived = frozenset(c.move.unit for c in checked_moves if c.arrived_in_zoc)
-    return MovementOutcome(problems, log, after, arrived)
+    return MovementOutcome(problems, log, after, arrived, tuple(exits))
 
 
 def _stacking_problems(after: Placement, side: Side, movers: set[str]) -> list[Problem]:

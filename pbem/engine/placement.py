@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from pbem.engine import hexes
 from pbem.engine.hexes import Hex
-from pbem.model.common import ELIMINATED, OFFMAP, Side
+from pbem.model.common import ELIMINATED, EXITED, NOT_ON_MAP, Side
 from pbem.model.units import Unit
 
 
@@ -32,12 +32,12 @@ class Placement:
 
     def _put(self, unit_id: str, where: str) -> None:
         self._where[unit_id] = where
-        if where not in (OFFMAP, ELIMINATED):
+        if where not in NOT_ON_MAP:
             self._at[where].append(unit_id)
 
     def _lift(self, unit_id: str) -> None:
         where = self._where[unit_id]
-        if where not in (OFFMAP, ELIMINATED):
+        if where not in NOT_ON_MAP:
             self._at[where].remove(unit_id)
             if not self._at[where]:
                 del self._at[where]
@@ -51,12 +51,17 @@ class Placement:
         self._lift(unit_id)
         self._put(unit_id, ELIMINATED)
 
+    def leave_map(self, unit_id: str) -> None:
+        """The unit exits by an exit hex (Leyte 16.13)."""
+        self._lift(unit_id)
+        self._put(unit_id, EXITED)
+
     # -- questions -------------------------------------------------------------
     def where(self, unit_id: str) -> str:
         return self._where[unit_id]
 
     def on_map(self, unit_id: str) -> bool:
-        return self._where.get(unit_id, ELIMINATED) not in (OFFMAP, ELIMINATED)
+        return self._where.get(unit_id, ELIMINATED) not in NOT_ON_MAP
 
     def at(self, hex_id: Hex) -> tuple[str, ...]:
         return tuple(self._at.get(hex_id, ()))

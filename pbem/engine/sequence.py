@@ -2,15 +2,20 @@
 
 A Game-Turn is the first player's turn, then the second's; each player-turn
 is a Movement Phase then a Combat Phase.  After the second player-turn the
-Game-Turn advances, Ground Support Points are set afresh (9.14: unused
-points are lost) and that turn's reinforcements become available (12.1).
-Reinforcements withheld earlier stay available off the map.
+Game-Turn ends: the scenario's end-of-turn rules apply (a forfeited unit,
+16.13 item 4; objectives scored at that moment, 16.34), then the next
+Game-Turn begins, Ground Support Points are set afresh (9.14: unused points
+are lost) and that turn's reinforcements become available (12.1), with
+units that left by an exit hex coming back when their rule says (16.13
+item 3).  Reinforcements withheld earlier stay available off the map.
 """
 
 from __future__ import annotations
 
-from pbem.model.common import OFFMAP, Side, enemy_of
-from pbem.model.scenario import Scenario
+from pbem.engine.board import Board
+from pbem.engine.events import Event
+from pbem.model.common import ELIMINATED, OFFMAP, Side, enemy_of
+from pbem.model.scenario import ExitRequirement, Scenario
 from pbem.model.state import GameState, Position
 
 
@@ -38,19 +43,82 @@ def game_over(scenario: Scenario, state: GameState) -> bool:
     return state.position.turn > scenario.last_turn
 
 
-def next_player_turn(scenario: Scenario, state: GameState) -> GameState:
+def next_player_turn(scenario: Scenario, state: GameState, board: Board | None = None) -> GameState:
     """The position at the start of the player-turn after the one just adjudicated."""
+    return advance(scenario, state, board)[0]
+
+
+def advance(scenario: Scenario, state: GameState, board: Board | None = None) -> tuple[GameState, list[Event]]:
+    """The next player-turn's position, and the events of the end of the Game-Turn, if one ended."""
     position = state.position
     if position.phasing == scenario.first_player:
-        return state.model_copy(update={"position": position.model_copy(update={"phasing": second_player(scenario), "phase": "movement"})})
+        return state.model_copy(update={"position": position.model_copy(update={"phasing": second_player(scenario), "phase": "movement"})}), []
+    state, log = _end_of_game_turn(scenario, state, board)
     turn = position.turn + 1
-    arriving = _arrivals(scenario, turn)
-    units = state.units + tuple(u.counter() for u in arriving)
-    locations = dict(state.locations) | {u.id: OFFMAP for u in arriving}
-    return state.model_copy(
+    units = list(state.units)
+    locations = dict(state.locations)
+    for u in _arrivals(scenario, turn):
+        units.append(u.counter())
+        locations[u.id] = OFFMAP
+    for record in state.exits:
+        rule = next((r for r in scenario.exits if r.hex == record.hex and r.reenter_after), None)
+        if rule is not None and record.turn + rule.reenter_after == turn:
+            units = [u.model_copy(update={"entry": rule.reenter_entry}) if u.id == record.unit else u for u in units]
+            locations[record.unit] = OFFMAP
+            log.append({"type": "available", "unit": record.unit, "entry": rule.reenter_entry, "rule": rule.source})
+    after = state.model_copy(
         update={
             "position": Position(turn=turn, phasing=scenario.first_player, phase="movement", gsp=scenario.gsp_for(turn)),
-            "units": units,
+            "units": tuple(units),
             "locations": locations,
         }
     )
+    return after, log
+
+
+def _end_of_game_turn(scenario: Scenario, state: GameState, board: Board | None) -> tuple[GameState, list[Event]]:
+    turn = state.position.turn
+    log: list[Event] = []
+    for requirement in scenario.exit_requirements:
+        if requirement.by_turn == turn and not _requirement_met(requirement, state):
+            forfeited = _forfeit_choice(requirement, state)
+            if forfeited is not None:
+                state = state.model_copy(update={"locations": state.locations | {forfeited: ELIMINATED}})
+                log.append({"type": "forfeited", "unit": forfeited, "rule": requirement.source})
+    if board is not None and any(o.at_end_of_turn == turn for o in scenario.objectives):
+        from pbem.engine.scoring import timed_awards
+
+        awards = timed_awards(board, scenario, state, turn)
+        if awards:
+            state = state.model_copy(update={"awards": state.awards + awards})
+            log += [{"type": "awarded", "side": a.side, "points": a.points, "what": a.what, "rule": a.source} for a in awards]
+    return state, log
+
+
+def _matches(requirement: ExitRequirement, unit) -> bool:
+    return (
+        unit.side == requirement.side
+        and unit.kind == requirement.kind
+        and (unit.attack, unit.defense, unit.move) == (requirement.attack, requirement.defense, requirement.move)
+    )
+
+
+def _requirement_met(requirement: ExitRequirement, state: GameState) -> bool:
+    units = state.unit_index()
+    return any(
+        r.hex == requirement.hex and r.turn <= requirement.by_turn and r.unit in units and _matches(requirement, units[r.unit])
+        for r in state.exits
+    )
+
+
+def _forfeit_choice(requirement: ExitRequirement, state: GameState) -> str | None:
+    """The unit the enemy removes (16.13 item 4): his choice, made by policy (docs/policies.md).
+
+    The first matching unit on the map in roster order, else the first one
+    still waiting off the map; none if every such unit is gone already.
+    """
+    candidates = [u for u in state.units if _matches(requirement, u)]
+    on_map = [u.id for u in candidates if state.on_map(u.id)]
+    waiting = [u.id for u in candidates if state.locations.get(u.id) == OFFMAP]
+    chosen = on_map or waiting
+    return chosen[0] if chosen else None

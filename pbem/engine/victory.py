@@ -17,13 +17,19 @@ from pbem.engine.placement import Placement
 FREE_STEPS = 3
 
 
-def has_line_of_communications(board: Board, placement: Placement, unit_id: str) -> bool:
-    """Can ``unit_id`` trace a Line of Communications to a beach hex (15.32, I17)?"""
+def has_line_of_communications(board: Board, placement: Placement, unit_id: str, *, targets: frozenset[str] | None = None) -> bool:
+    """Can ``unit_id`` trace a Line of Communications to a beach hex (15.32, I17)?
+
+    ``targets`` replaces the beach hexes: the active beaches of a scenario
+    (15.31), or the western edge hexes for Japanese units (16.34).
+    """
     if not placement.on_map(unit_id):
         return False
+    if targets is None:
+        targets = board.beaches
     side = placement.units[unit_id].side
     start = placement.where(unit_id)
-    if start in board.beaches:
+    if start in targets:
         return True
 
     def open_to(hex_id: str) -> bool:
@@ -42,7 +48,7 @@ def has_line_of_communications(board: Board, placement: Placement, unit_id: str)
                 continue
             if steps >= FREE_STEPS and not (board.road_between(here, nxt) or board.trail_between(here, nxt)):
                 continue
-            if nxt in board.beaches:
+            if nxt in targets:
                 return True
             state = (nxt, min(steps + 1, FREE_STEPS))
             if state not in seen:

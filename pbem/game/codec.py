@@ -20,6 +20,8 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "units": [u.model_dump(mode="json", exclude_none=True) for u in state.units],
         "locations": dict(sorted(state.locations.items())),
         "no_fpf": sorted(state.no_fpf),
+        "exits": [e.model_dump(mode="json") for e in state.exits],
+        "awards": [a.model_dump(mode="json") for a in state.awards],
     }
 
 
@@ -30,5 +32,7 @@ def state_from_json(doc: dict[str, Any]) -> GameState:
             "units": doc["units"],
             "locations": doc["locations"],
             "no_fpf": frozenset(doc.get("no_fpf", [])),
+            "exits": tuple(doc.get("exits", [])),
+            "awards": tuple(doc.get("awards", [])),
         }
     )

@@ -49,6 +49,14 @@ def _event(e: dict[str, Any]) -> str | None:
         return f"  {e['unit']} advanced {e['from']} → {' → '.join(e['path'])}"
     if kind == "eliminated":
         return f"  {e['unit']} eliminated in {e['hex']} ({e['cause']})"
+    if kind == "exited":
+        return f"{e['unit']} left the map from {e['hex']} (16.13)"
+    if kind == "forfeited":
+        return f"{e['unit']} was forfeited to the enemy, as if eliminated (rule {e['rule']})"
+    if kind == "awarded":
+        return f"{e['side']} scored {e['points']} points for {e['what']} (rule {e['rule']})"
+    if kind == "available":
+        return f"{e['unit']} may come back as a reinforcement by {e['entry']} (rule {e['rule']})"
     if kind == "result_modified":
         return f"  {e['result']} for {e['unit']}: {e['effect']} (rule {e['rule']})"
     return None
@@ -85,4 +93,20 @@ def narrate(view: dict[str, Any]) -> str:
                 continue
             flag = " (no FPF this phase, 8.41)" if uid in state.get("no_fpf", []) else ""
             lines.append(f"  {uid:<14} {unit['kind']:<10} {strengths(unit):<12} {where}{flag}")
+    if view.get("victory"):
+        lines += [""] + victory_lines(view["victory"])
     return "\n".join(lines)
+
+
+def victory_lines(report: dict[str, Any]) -> list[str]:
+    """The victory report (15.4) at the end, or the running tally before it."""
+    points = report["points"]
+    if report["final"]:
+        ratio = f"ratio {report['ratio']} to 1" if report["ratio"] is not None else "no Japanese points"
+        lines = [f"Victory (15.4): US {points['US']} points, JP {points['JP']} points — {ratio}: {report['level']}."]
+    else:
+        lines = [f"Victory points so far (eliminations and awards; objectives count at the end): US {points['US']}, JP {points['JP']}."]
+    for line in report["lines"]:
+        items = f" [{', '.join(line['items'])}]" if line["items"] else ""
+        lines.append(f"  {line['side']} {line['points']:>4}  {line['what']} (rule {line['source']}){items}")
+    return lines

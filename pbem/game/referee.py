@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.datafiles import LoadedScenario, find_scenario, orders_from, scenario_from
+from pbem.datafiles import LoadedScenario, find_scenario, orders_from, scenario_document, scenario_from
 from pbem.engine.adjudicator import adjudicate
 from pbem.engine.dice import DiceSource
 from pbem.engine.problems import Problem
-from pbem.engine.sequence import game_over, next_player_turn, opening
+from pbem.engine.scoring import victory_report
+from pbem.engine.sequence import advance, game_over, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.game.scenario_ref import scenario_hash, scenario_of
@@ -54,14 +55,23 @@ def record_step(
     ruleset: dict,
     over: bool,
     last: dict | None,
+    loaded: LoadedScenario,
     extra_public: dict | None = None,
 ) -> Step:
-    """The views, public record and sealed full state for a position (the genesis one, or after a player-turn)."""
+    """The views, public record and sealed full state for a position (the genesis one, or after a player-turn).
+
+    Both views carry the victory tally (eliminations and points already
+    awarded, which both sides witnessed); once the game is over, the final
+    victory report (15.4) goes into the public part and both views.
+    """
+    victory = victory_report(loaded.board, loaded.scenario, state, final=over).as_dict()
     views = {
-        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last)
+        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last, victory=victory)
         for side in SIDES
     }
     public = public_record(state, over=over, last=last) | (extra_public or {})
+    if over:
+        public["victory"] = victory
     referee_state = {
         "state": state_to_json(state),
         "last": last,
@@ -101,20 +111,20 @@ def play(
         reserve = state.position.gsp_of(defender) if phasing == loaded.scenario.first_player else 0
         result = adjudicate(loaded.board, Ruleset(**ruleset), state, orders, dice, fpf_gsp_reserve=reserve)
         problems = list(result.problems)
-        after = next_player_turn(loaded.scenario, result.state) if result.valid else state
-        events = list(result.events)
+        after, turn_end = advance(loaded.scenario, result.state, loaded.board) if result.valid else (state, [])
+        events = list(result.events) + turn_end
         combats = [c.as_dict() for c in result.combats]
     else:
         after, events, combats = state, [], []
     last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats)
     over = game_over(loaded.scenario, after)
-    return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last)
+    return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last, loaded=loaded)
 
 
 def genesis_step(loaded: LoadedScenario, document: dict, *, game: str, scenario_ref: dict, ruleset: dict) -> Step:
     """The opening position's record; its public part carries the scenario document for every party."""
     return record_step(
-        opening(loaded.scenario), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None,
+        opening(loaded.scenario), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
         extra_public={"title": loaded.scenario.title, "scenario_document": document},
     )
 
@@ -128,7 +138,7 @@ def start_game(
 ) -> TurnFile:
     """The genesis turn file: game id, scenario and its hash, rules, identities, first commitment."""
     path = find_scenario(scenario_name)
-    document = read_json(path)
+    document = scenario_document(path)
     loaded = scenario_from(document, Path(path))
     keys = [("US", us), ("JP", jp), ("referee", referee.public)]
     for i, (role_a, a) in enumerate(keys):

@@ -31,8 +31,10 @@ def build_view(
     ruleset: dict,
     over: bool,
     last: dict | None,
+    victory: dict | None = None,
 ) -> dict[str, Any]:
     return {
+        "victory": victory,
         "format": VIEW_FORMAT,
         "side": side,
         "game": game,

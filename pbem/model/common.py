@@ -16,6 +16,9 @@ CrtLine = Literal["clear", "river", "broken", "rough"]
 SIDES: tuple[Side, Side] = ("US", "JP")
 OFFMAP = "offmap"
 ELIMINATED = "eliminated"
+EXITED = "exited"
+"""A unit that left the map by an exit hex (Leyte 16.13); it may come back as a reinforcement."""
+NOT_ON_MAP = frozenset({OFFMAP, ELIMINATED, EXITED})
 
 
 def enemy_of(side: Side) -> Side:

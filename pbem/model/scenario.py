@@ -56,13 +56,94 @@ class GroundSupport(BaseModel):
 
 
 class Objective(BaseModel):
-    """Victory points for holding a hex at the end (15.2)."""
+    """Victory points for occupying a hex (15.2).
+
+    Scored at the end of the scenario, or at the end of Game-Turn
+    ``at_end_of_turn`` when given (16.34: Ormoc at the end of Game-Turn 22).
+    With ``loc`` the occupying unit must also trace a Line of
+    Communications (15.31, 16.14).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     side: Side
     hex: HexId
-    points: int
+    points: int = Field(ge=0)
+    source: Source
+    name: str | None = None
+    loc: bool = False
+    at_end_of_turn: int | None = Field(default=None, ge=1)
+
+
+class ExitRule(BaseModel):
+    """A hex from which a side's units may leave the map (Leyte 16.13 items 3 and 4).
+
+    With ``reenter_after`` an exited unit comes back as a reinforcement that
+    many Game-Turns later, entering by ``reenter_entry`` (a map area).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hex: HexId
+    side: Side
+    reenter_after: int | None = Field(default=None, ge=1)
+    reenter_entry: str | None = None
+    source: Source
+
+
+class ExitRequirement(BaseModel):
+    """A unit of a given type must leave by ``hex`` by the end of ``by_turn``, or one is forfeited (16.13 item 4).
+
+    If none has left by then, at the end of that Game-Turn the enemy removes
+    one such unit, which counts as eliminated for victory points.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hex: HexId
+    side: Side
+    kind: str
+    attack: int
+    defense: int
+    move: int
+    by_turn: int = Field(ge=1)
+    source: Source
+
+
+class ClosedArea(BaseModel):
+    """Hexes one side may not enter (16.23 item 2: no Japanese unit in hexrow 0100)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    side: Side
+    area: str = Field(description="A map area name, e.g. '0100'.")
+    source: Source
+
+
+class VictoryTerm(BaseModel):
+    """One way of scoring besides eliminated units (15.12) and objectives (15.2).
+
+    ``kind``:
+    - ``airfields``: ``side`` scores ``points`` for each of its units in or next to an airfield hex (16.14);
+    - ``beaches``: ``side`` scores ``points`` once if any of its units is on a beach hex of ``areas`` (15.22);
+    - ``cut-off``: ``side`` scores the full value of each enemy unit unable to trace a Line of Communications (15.33);
+    - ``region``: ``side`` scores the full value of each of its own units in the hexes with column at most ``max_col``
+      and row at most ``max_row`` that can trace a Line of Communications (16.24);
+    - ``edge-loc``: the units of ``of_side`` trace a Line of Communications to the map area ``area``;
+      ``side`` scores the full value of those that can, ``other_side`` of those that cannot (16.34).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["airfields", "beaches", "cut-off", "region", "edge-loc"]
+    side: Side
+    points: int | None = Field(default=None, ge=0)
+    areas: list[str] = Field(default_factory=list)
+    max_col: int | None = None
+    max_row: int | None = None
+    area: str | None = None
+    of_side: Side | None = None
+    other_side: Side | None = None
     source: Source
 
 
@@ -83,6 +164,14 @@ class Scenario(BaseModel):
     first_turn: int = Field(ge=1)
     last_turn: int = Field(ge=1)
     objectives: list[Objective] = Field(default_factory=list)
+    victory: list[VictoryTerm] = Field(default_factory=list)
+    loc_beaches: list[str] | None = Field(
+        default=None, description="Map areas whose beach hexes are active for U.S. Lines of Communications (15.31); default: every beach hex."
+    )
+    loc_beaches_source: Source | None = None
+    exits: list[ExitRule] = Field(default_factory=list)
+    exit_requirements: list[ExitRequirement] = Field(default_factory=list)
+    closed: list[ClosedArea] = Field(default_factory=list)
     special_rules: list[str] = Field(default_factory=list)
     kind: Literal["historical", "test"] = "historical"
 

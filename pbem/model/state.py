@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pbem.model.common import ELIMINATED, OFFMAP, Phase, Side
+from pbem.model.common import ELIMINATED, NOT_ON_MAP, Phase, Side
 from pbem.model.units import Unit
 
 
@@ -26,13 +26,36 @@ class Position(BaseModel):
         return self.gsp.get(side, 0)
 
 
+class ExitRecord(BaseModel):
+    """A unit that left the map: by which hex and in which Game-Turn (Leyte 16.13)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    unit: str
+    hex: str
+    turn: int
+
+
+class Award(BaseModel):
+    """Victory points won during the game rather than at its end (Leyte 16.13 item 4, 16.34)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    side: Side
+    points: int
+    what: str
+    source: str
+
+
 class GameState(BaseModel):
     """Everything the rules engine needs to know about a position.
 
     ``locations`` maps each unit id to a hex id, ``"offmap"`` (a
     reinforcement not yet brought in) or ``"eliminated"``.  ``no_fpf`` lists
     artillery that suffered an adverse combat result in the previous combat
-    phase and so may not give FPF (8.41).
+    phase and so may not give FPF (8.41).  ``exits`` records units that left
+    the map by an exit hex, ``awards`` victory points won before the end
+    (both Leyte, 16.13 and 16.34).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -41,6 +64,8 @@ class GameState(BaseModel):
     units: tuple[Unit, ...]
     locations: dict[str, str]
     no_fpf: frozenset[str] = frozenset()
+    exits: tuple[ExitRecord, ...] = ()
+    awards: tuple[Award, ...] = ()
 
     def unit(self, unit_id: str) -> Unit:
         return self.unit_index()[unit_id]
@@ -49,4 +74,4 @@ class GameState(BaseModel):
         return {u.id: u for u in self.units}
 
     def on_map(self, unit_id: str) -> bool:
-        return self.locations.get(unit_id, ELIMINATED) not in (OFFMAP, ELIMINATED)
+        return self.locations.get(unit_id, ELIMINATED) not in NOT_ON_MAP

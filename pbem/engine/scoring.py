@@ -1,0 +1,210 @@
+"""Victory points and the level of victory (Leyte 15.1-15.4, 16.14, 16.24, 16.34).
+
+:func:`victory_report` scores a position as if the scenario ended there:
+points for eliminated enemy units (15.12), objectives occupied (15.2, with
+a Line of Communications where the scenario asks, 15.31), the scenario's
+other terms (airfields, beaches, cut-off units, regions, the western edge)
+and the points awarded during the game (16.13 item 4, 16.34).  The ratio of
+U.S. to Japanese points gives the level (15.4).
+
+Reading of 15.4 (docs/victory.md): the ratio is rounded half up to two
+decimals, as the table is printed; 3.00 or more is a U.S. Decisive victory,
+2.50-2.99 Substantive, 2.01-2.49 Marginal, exactly 2.00 a Draw, 1.50-1.99
+Japanese Marginal, 1.01-1.49 Japanese Substantive, 1.00 or less Japanese
+Decisive.  With no Japanese points the ratio is infinite (U.S. Decisive),
+unless neither side has any, which is read as a Draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from pbem.engine import hexes
+from pbem.engine.board import Board
+from pbem.engine.placement import Placement
+from pbem.engine.victory import has_line_of_communications
+from pbem.model.common import ELIMINATED, SIDES, Side, enemy_of
+from pbem.model.scenario import Objective, Scenario, VictoryTerm
+from pbem.model.state import Award, GameState
+
+LEVELS = (
+    (Decimal("3.00"), "U.S. Decisive"),
+    (Decimal("2.50"), "U.S. Substantive"),
+    (Decimal("2.01"), "U.S. Marginal"),
+    (Decimal("2.00"), "Draw"),
+    (Decimal("1.50"), "Japanese Marginal"),
+    (Decimal("1.01"), "Japanese Substantive"),
+)
+"""15.4's schedule: the lowest rounded ratio of each level, best for the U.S. first; below 1.01, Japanese Decisive."""
+
+
+@dataclass
+class Line:
+    """Points of one kind for one side: what, how many, which rule, which units or hexes."""
+
+    side: Side
+    what: str
+    points: int
+    source: str
+    items: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"side": self.side, "what": self.what, "points": self.points, "source": self.source, "items": self.items}
+
+
+@dataclass
+class VictoryReport:
+    lines: list[Line]
+    final: bool
+
+    def total(self, side: Side) -> int:
+        return sum(line.points for line in self.lines if line.side == side)
+
+    @property
+    def ratio(self) -> Fraction | None:
+        us, jp = self.total("US"), self.total("JP")
+        return None if jp == 0 else Fraction(us, jp)
+
+    @property
+    def level(self) -> str:
+        return level_for(self.total("US"), self.total("JP"))
+
+    def as_dict(self) -> dict:
+        ratio = self.ratio
+        return {
+            "final": self.final,
+            "points": {side: self.total(side) for side in SIDES},
+            "ratio": None if ratio is None else str(rounded_ratio(ratio)),
+            "level": self.level,
+            "rule": "15.4",
+            "lines": [line.as_dict() for line in self.lines if line.points or line.items],
+        }
+
+
+def rounded_ratio(ratio: Fraction) -> Decimal:
+    return (Decimal(ratio.numerator) / Decimal(ratio.denominator)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def level_for(us: int, jp: int) -> str:
+    """The level of victory for these totals (15.4, read as the module docstring says)."""
+    if jp == 0:
+        return "Draw" if us == 0 else LEVELS[0][1]
+    ratio = rounded_ratio(Fraction(us, jp))
+    for floor, name in LEVELS:
+        if ratio >= floor:
+            return name
+    return "Japanese Decisive"
+
+
+def victory_report(board: Board, scenario: Scenario, state: GameState, *, final: bool) -> VictoryReport:
+    """The points each side holds in ``state``; ``final`` scores the end-of-scenario terms too."""
+    placement = Placement(state.unit_index(), state.locations)
+    scorer = _Scorer(board, scenario, state, placement)
+    lines = scorer.eliminations() + scorer.awards(state.awards)
+    if final:
+        lines += scorer.objectives(o for o in scenario.objectives if o.at_end_of_turn is None)
+        for term in scenario.victory:
+            lines += scorer.term(term)
+    return VictoryReport(lines, final)
+
+
+def timed_awards(board: Board, scenario: Scenario, state: GameState, turn: int) -> tuple[Award, ...]:
+    """Objectives scored at the end of Game-Turn ``turn`` (16.34: Ormoc at the end of Game-Turn 22)."""
+    placement = Placement(state.unit_index(), state.locations)
+    scorer = _Scorer(board, scenario, state, placement)
+    lines = scorer.objectives(o for o in scenario.objectives if o.at_end_of_turn == turn)
+    return tuple(Award(side=line.side, points=line.points, what=line.what, source=line.source) for line in lines if line.points)
+
+
+class _Scorer:
+    def __init__(self, board: Board, scenario: Scenario, state: GameState, placement: Placement) -> None:
+        self.board = board
+        self.scenario = scenario
+        self.state = state
+        self.placement = placement
+        self.units = state.unit_index()
+        beaches = board.beaches
+        if scenario.loc_beaches is not None:
+            beaches = frozenset().union(*(board.areas.get(a, frozenset()) for a in scenario.loc_beaches)) & board.beaches
+        self.loc_beaches = beaches
+        self._loc_cache: dict[tuple[str, str | None], bool] = {}
+
+    def has_loc(self, unit_id: str, area: str | None = None) -> bool:
+        """A Line of Communications to an active beach (15.31), or to a map area's hexes (16.34)."""
+        key = (unit_id, area)
+        if key not in self._loc_cache:
+            targets = self.loc_beaches if area is None else self.board.areas.get(area, frozenset())
+            self._loc_cache[key] = has_line_of_communications(self.board, self.placement, unit_id, targets=targets)
+        return self._loc_cache[key]
+
+    def on_map(self, side: Side) -> list[str]:
+        return self.placement.units_of(side)
+
+    def eliminations(self) -> list[Line]:
+        """15.12: each side scores the value of every enemy unit eliminated (Banzai losses and forfeits included)."""
+        lines = []
+        for side in SIDES:
+            lost = [u for u in self.units.values() if u.side == enemy_of(side) and self.state.locations.get(u.id) == ELIMINATED]
+            lines.append(Line(side, "enemy units eliminated", sum(u.combat_value for u in lost), "15.12", [u.id for u in lost]))
+        return lines
+
+    def awards(self, awards) -> list[Line]:
+        return [Line(a.side, a.what, a.points, a.source) for a in awards]
+
+    def objectives(self, objectives) -> list[Line]:
+        lines = []
+        for objective in objectives:
+            lines.append(self._objective(objective))
+        return lines
+
+    def _objective(self, objective: Objective) -> Line:
+        label = objective.name or objective.hex
+        held = [u for u in self.placement.at(objective.hex) if self.units[u].side == objective.side]
+        what = f"occupying {label} ({objective.hex})"
+        if not held:
+            return Line(objective.side, what, 0, objective.source)
+        if objective.loc and not any(self.has_loc(u) for u in held):
+            return Line(objective.side, what + ": no Line of Communications (15.31)", 0, objective.source, held)
+        return Line(objective.side, what, objective.points, objective.source, held)
+
+    def term(self, term: VictoryTerm) -> list[Line]:
+        return getattr(self, "_" + term.kind.replace("-", "_"))(term)
+
+    def _airfields(self, term: VictoryTerm) -> list[Line]:
+        near = set(self.board.airfields)
+        for h in self.board.airfields:
+            near.update(hexes.neighbours(h))
+        scoring = [u for u in self.on_map(term.side) if self.placement.where(u) in near]
+        return [Line(term.side, "units in or next to an airfield", (term.points or 0) * len(scoring), term.source, scoring)]
+
+    def _beaches(self, term: VictoryTerm) -> list[Line]:
+        hexes_ = frozenset().union(*(self.board.areas.get(a, frozenset()) for a in term.areas))
+        there = [u for u in self.on_map(term.side) if self.placement.where(u) in hexes_]
+        return [Line(term.side, f"units on the {'/'.join(term.areas)} beaches", (term.points or 0) if there else 0, term.source, there)]
+
+    def _cut_off(self, term: VictoryTerm) -> list[Line]:
+        enemy = enemy_of(term.side)
+        cut = [u for u in self.on_map(enemy) if not self.has_loc(u)]
+        return [Line(term.side, "enemy units without a Line of Communications", sum(self.units[u].combat_value for u in cut), term.source, cut)]
+
+    def _region(self, term: VictoryTerm) -> list[Line]:
+        inside = []
+        for u in self.on_map(term.side):
+            col, row = hexes.parse(self.placement.where(u))
+            if col <= (term.max_col or 99) and row <= (term.max_row or 99) and self.has_loc(u):
+                inside.append(u)
+        what = f"own units south of hexrow {(term.max_col or 0) + 1:02d}00 and west of 00{(term.max_row or 0) + 1:02d} with a Line of Communications"
+        return [Line(term.side, what, sum(self.units[u].combat_value for u in inside), term.source, inside)]
+
+    def _edge_loc(self, term: VictoryTerm) -> list[Line]:
+        of_side = term.of_side or term.side
+        able, unable = [], []
+        for u in self.on_map(of_side):
+            (able if self.has_loc(u, term.area) else unable).append(u)
+        value = lambda ids: sum(self.units[u].combat_value for u in ids)  # noqa: E731
+        lines = [Line(term.side, f"{of_side} units with a Line of Communications off the map edge ({term.area})", value(able), term.source, able)]
+        if term.other_side:
+            lines.append(Line(term.other_side, f"{of_side} units with no Line of Communications off the map edge ({term.area})", value(unable), term.source, unable))
+        return lines
