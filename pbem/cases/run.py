@@ -10,7 +10,7 @@ from pbem.engine.adjudicator import adjudicate
 from pbem.engine.dice import DiceExhausted, FixedDice
 from pbem.engine.placement import Placement
 from pbem.engine.victory import has_line_of_communications
-from pbem.model.common import ELIMINATED
+from pbem.model.common import ELIMINATED, EXITED
 from pbem.model.state import GameState
 
 
@@ -18,7 +18,7 @@ def _unit_states(state: GameState) -> dict[str, dict]:
     out = {}
     for unit in state.units:
         where = state.locations.get(unit.id, ELIMINATED)
-        out[unit.id] = {"eliminated": True} if where == ELIMINATED else {"hex": where}
+        out[unit.id] = {"eliminated": True} if where == ELIMINATED else {"exited": True} if where == EXITED else {"hex": where}
     return out
 
 

@@ -21,6 +21,7 @@ def new(
     out: Annotated[Path, typer.Option("--out", help="The game folder to create; the genesis turn file goes there.")],
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     passphrase_env: PassphraseEnv = None,
+    gsp: Annotated[Optional[Path], typer.Option("--gsp", help="A JSON file replacing the scenario's Ground Support track: [{\"turn\": 1, \"US\": 4, \"JP\": 0, \"source\": \"...\"}, ...].")] = None,
 ) -> None:
     """Start a game: write the genesis turn file, with the first dice commitment."""
     from pbem.errors import BadInput
@@ -39,7 +40,14 @@ def new(
     named = read_public(referee)
     if not identity.public.same_keys(named):
         raise BadInput(f"--key is {identity.public.describe()}, but --referee names {named.describe()}", hint="give your own .pub as --referee")
-    genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition)
+    track = None
+    if gsp is not None:
+        from pbem.jsonfile import read_json
+
+        track = read_json(gsp)
+        if not isinstance(track, list):
+            raise BadInput("the Ground Support track must be a JSON list of rows", file=str(gsp), hint='e.g. [{"turn": 1, "US": 4, "JP": 0, "source": "house rule"}]')
+    genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track)
     out.mkdir(parents=True, exist_ok=True)
     write_new(target, genesis.text)
     awaiting = genesis.public["awaiting"]

@@ -76,7 +76,8 @@ def audit_game(folder: Path, referee: PrivateIdentity, players: dict[str, Privat
     orders = _orders_files(folder, turns, referee, report)
     scenario_ref = {"id": genesis.scenario_id, "hash": genesis.scenario_hash}
 
-    opening_step = genesis_step(loaded, genesis.public["scenario_document"], game=genesis.game, scenario_ref=scenario_ref, ruleset=genesis.ruleset)
+    opening_step = genesis_step(loaded, genesis.public["scenario_document"], game=genesis.game, scenario_ref=scenario_ref, ruleset=genesis.ruleset,
+                                overrides=genesis.public.get("overrides"))
     _compare(report, genesis, opening_step, referee, players)
 
     for seq in sorted(turns)[1:]:

@@ -21,7 +21,7 @@ from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import advance, game_over, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
-from pbem.game.scenario_ref import scenario_hash, scenario_of
+from pbem.game.scenario_ref import scenario_hash, scenario_of, with_overrides
 from pbem.game.views import build_view, last_turn_record, public_record
 from pbem.jsonfile import read_json
 from pbem.model.common import SIDES, enemy_of
@@ -121,11 +121,12 @@ def play(
     return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last, loaded=loaded)
 
 
-def genesis_step(loaded: LoadedScenario, document: dict, *, game: str, scenario_ref: dict, ruleset: dict) -> Step:
-    """The opening position's record; its public part carries the scenario document for every party."""
+def genesis_step(loaded: LoadedScenario, document: dict, *, game: str, scenario_ref: dict, ruleset: dict, overrides: dict | None = None) -> Step:
+    """The opening position's record; its public part carries the scenario document (and any override) for every party."""
+    extra = {"title": loaded.scenario.title, "scenario_document": document} | ({"overrides": overrides} if overrides else {})
     return record_step(
         opening(loaded.scenario), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
-        extra_public={"title": loaded.scenario.title, "scenario_document": document},
+        extra_public=extra,
     )
 
 
@@ -135,11 +136,18 @@ def start_game(
     us: PublicIdentity,
     jp: PublicIdentity,
     edition: str | None = None,
+    ground_support: list[dict] | None = None,
 ) -> TurnFile:
-    """The genesis turn file: game id, scenario and its hash, rules, identities, first commitment."""
+    """The genesis turn file: game id, scenario and its hash, rules, identities, first commitment.
+
+    ``ground_support`` replaces the scenario's Ground Support track (its
+    values are assumed, 3.0); the genesis file records it beside the
+    unchanged scenario document.
+    """
     path = find_scenario(scenario_name)
     document = scenario_document(path)
-    loaded = scenario_from(document, Path(path))
+    overrides = {"ground_support": ground_support} if ground_support is not None else None
+    loaded = with_overrides(scenario_from(document, Path(path)), overrides, str(path))
     keys = [("US", us), ("JP", jp), ("referee", referee.public)]
     for i, (role_a, a) in enumerate(keys):
         for role_b, b in keys[i + 1:]:
@@ -150,7 +158,7 @@ def start_game(
         ruleset["edition"] = edition
     game = new_game_id()
     scenario_ref = {"id": loaded.scenario.id, "hash": scenario_hash(document)}
-    step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset)
+    step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset, overrides=overrides)
     return build_turn(
         referee, game=game, seq=0, scenario=scenario_ref, ruleset=ruleset,
         identities={"US": us, "JP": jp, REFEREE: referee.public},

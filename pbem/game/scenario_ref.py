@@ -29,4 +29,29 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
             f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
             file=turn.source,
         )
-    return scenario_from(document, Path(genesis.source))
+    return with_overrides(scenario_from(document, Path(genesis.source)), genesis.public.get("overrides"), genesis.source)
+
+
+def with_overrides(loaded: LoadedScenario, overrides: dict | None, source: str) -> LoadedScenario:
+    """The scenario with the referee's recorded overrides applied: today the Ground Support track.
+
+    The scenario document (and its hash) stays as shipped; the genesis file
+    records the override beside it, so every party plays with the same one.
+    """
+    if not overrides:
+        return loaded
+    rows = overrides.get("ground_support")
+    if rows is None:
+        return loaded
+    from pydantic import TypeAdapter, ValidationError
+
+    from pbem.model.scenario import GroundSupport
+
+    try:
+        track = TypeAdapter(list[GroundSupport]).validate_python(rows)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise BadInput(f"the Ground Support override is malformed at {where}: {first['msg']}", file=source, hint="each row is {\"turn\": N, \"US\": n, \"JP\": n, \"source\": \"...\"}") from None
+    scenario = loaded.scenario.model_copy(update={"ground_support": track})
+    return LoadedScenario(loaded.path, scenario, loaded.board)
