@@ -7,7 +7,7 @@ other terms (airfields, beaches, cut-off units, regions, the western edge)
 and the points awarded during the game (16.13 item 4, 16.34).  The ratio of
 U.S. to Japanese points gives the level (15.4).
 
-Reading of 15.4 (docs/victory.md): the ratio is rounded half up to two
+Reading of 15.4 (docs/leyte.md): the ratio is rounded half up to two
 decimals, as the table is printed; 3.00 or more is a U.S. Decisive victory,
 2.50-2.99 Substantive, 2.01-2.49 Marginal, exactly 2.00 a Draw, 1.50-1.99
 Japanese Marginal, 1.01-1.49 Japanese Substantive, 1.00 or less Japanese
