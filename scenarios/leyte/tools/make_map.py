@@ -48,10 +48,10 @@ DRAWING = """
 16   r b . . . . b r r m m m m m m m m r r r r b . . . . . . . . t ~
 15  r b . . . . b r r m m m m m m m m r r r r b . t . . . . . . . ~
 14   r b . . t . b b r r m m m m m m m r r r r b . . . . . r r . . ~
-13  r b . . . . . b b r m m m m m m m r r r r b . . . . . r r . . .
-12   r b . . . . . b b r m m m m m m m r r r r b . . . . . . . . . .
-11  r b . . . . b b r r m m m m m m m r r r r b . . . . . . . . . .
-10   r r . . . . b b r r m m m m m m m r r r r b t . . . . . . . t .
+13  r b . . . . . b b r m m m m m m m r r r r r . . . . . r r . . .
+12   r b . . . . . b b r m m m m m m m r r r r r . . . . . . . . . .
+11  r b . . . . b b r r m m m m m m m r r r r r . . . . . . . . . .
+10   r r . . . . b b r r m m m m m m m r r r r r t . . . . . . . t .
 09  r r . . . . b b b r r m m m m m m r r r r b . . . . . . . . . ~
 08   r r b . . . . t . b r m m m m m r r r r r b . . . . . . . . . ~
 07  r r b . . ~ ~ ~ . b b r r m m m m m m r r r r b . . . . . . . ~
