@@ -41,24 +41,24 @@ DRAWING = """
 23  r r . . . b r m m m m r r b . . . . . t . . . . . . . . . ~ ~ ~
 22   b . . . . . r m m m m m r b t . . . . . . . . . . . t . . ~ ~ ~
 21  b . . . . . r r m m m m m r r b b . . . . . . . . . . . . ~ ~ ~
-20   b . . . . . r r m m m m m m r r b . . . . . . . . . . . . . ~ ~
-19  r b . t . b r r m m m m m m m r r b . . . . . . . . . . t . ~ ~
-18   r b . . . . b r r m m m m m m r r r b . . . . . . . . . . . ~ ~
-17  r b . . . . b r r m m m m m m m r r r r r b . . . . . . . . . ~
-16   r b . . . . b r r m m m m m m m m r r r r b . . . . . . . . t ~
-15  r b . . . . b r r m m m m m m m m r r r r b . t . . . . . . . ~
-14   r b . . t . b b r r m m m m m m m r r r r b . . . . . r r . . ~
-13  r b . . . . . b b r m m m m m m m r r r r r . . . . . r r . . .
-12   r b . . . . . b b r m m m m m m m r r r r r . . . . . . . . . .
-11  r b . . . . b b r r m m m m m m m r r r r r . . . . . . . . . .
-10   r r . . . . b b r r m m m m m m m r r r r r t . . . . . . . t .
-09  r r . . . . b b b r r m m m m m m r r r r b . . . . . . . . . ~
-08   r r b . . . . t . b r m m m m m r r r r r b . . . . . . . . . ~
-07  r r b . . ~ ~ ~ . b b r r m m m m m m r r r r b . . . . . . . ~
-06   r b . . ~ ~ ~ ~ ~ . b b r r r r m m m m m r r b . . . . . . . ~
-05  r b . ~ ~ ~ ~ ~ ~ ~ . . . . b b r m m m m m r r b . . . . . . ~
-04   r . . ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ . b b r r m m m m r r b . . . . . ~
-03  r . . ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ t b b r r r m m m m r r b . . . . ~
+20   b . . . . . r r m m m m m m r r b b b b b b b b b b . . . . ~ ~
+19  r b . t . b r r m m m m m m m r r b b b b b b b b b . . t . ~ ~
+18   r b . . . . b r r m m m m m m r r r b b b b b b b b . . . . ~ ~
+17  r b . . . . b r r m m m m m m m r r r r r b b b b b . . . . . ~
+16   r b . . . . b r r m m m m m m m m r r r r b b b b b . . . . t ~
+15  r b . . . . b r r m m m m m m m m r r r r b b t b b . . . . . ~
+14   r b . . t . b b r r m m m m m m m r r r r b b b b b . r r . . ~
+13  r b . . . . . b b r m m m m m m m r r r r r b b b b . r r . . .
+12   r b . . . . . b b r m m m m m m m r r r r r b b b b . . . . . .
+11  r b . . . . b b r r m m m m m m m r r r r r b b b . . . . . . .
+10   r r . . . . b b r r m m m m m m m r r r r r t . . b . . . . t .
+09  r r . . . . b b b r r m m m m m m r r r r b b b b b . . . . . ~
+08   r r b . . . . t . b r m m m m m r r r r r b . b b b b b . . . ~
+07  r r b . . ~ ~ ~ . b b r r m m m m m m r r r r b b b b b . . . ~
+06   r b . . ~ ~ ~ ~ ~ . b b r r r r m m m m m r r b b b b b . . . ~
+05  r b . ~ ~ ~ ~ ~ ~ ~ . . . . b b r m m m m m r r b b b b . . . ~
+04   r . . ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ . b b r r m m m m r r b b b . . . ~
+03  r . . ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ t b b r r r m m m m r r b b . . . ~
 02   r . . ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ . . b r r m m m m m r r b . . . . ~
 01  r . . ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ ~ . . b r r m m m m m r r b . . . . ~
 """
@@ -130,8 +130,11 @@ NOTES = {
               "than a hex, so it is drawn as prohibited hexsides, and Samar is in no entry area.",
     "mountains": "assumed: the central range as mountain with rough foothills, running from Breakneck Ridge and the hills "
                  "south of Carigara south-east to the mountains west of Burauen; rough hills west of the Ormoc valley and "
-                 "in the lobe east of Carigara Bay; Catmon Hill rough; broken ground at the foot of the hills. The Ormoc "
-                 "valley, the Carigara plain and the Leyte Valley are clear.",
+                 "in the lobe east of Carigara Bay; Catmon Hill rough; broken ground at the foot of the hills.",
+    "lowlands": "assumed: the lower Leyte Valley between Dagami, Burauen, Tanauan and Dulag is broken (rice paddies "
+                "and swamp), so that units off the roads move slowly, as the notes of 17.2 expect; the northern valley "
+                "(Jaro - Alangalang - Tacloban), the coastal strip, the airfields, the Carigara plain and the Ormoc valley "
+                "floor are clear.",
     "roads": "assumed: Highway 1 along the east coast (south edge - Dulag - Tanauan - Palo - Tacloban), Highway 2 "
              "(Palo - Jaro - Carigara - Pinamopoan - Limon - Ormoc - Albuera), the north coast road through Barugo, "
              "Tacloban north to exit 2925, the Leyte Valley roads (Dulag - Burauen - Dagami - Tanauan, Dagami - Santa Fe), "
