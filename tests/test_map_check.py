@@ -51,23 +51,23 @@ def test_an_off_board_hex_is_named_with_its_field(damaged):
     ]
 
 
-def test_a_river_between_hexes_that_do_not_touch(damaged):
-    path, document, save = damaged
+def _river_across_two_hexes(document):
     document["rivers"].append(["1010", "1012"])
-    save()
-    code, lines = check(path)
-    assert code == 2
-    assert lines == [f"{path}: rivers[{len(document['rivers']) - 1}]: 1010 and 1012 are not adjacent, so they share no hexside"]
+    return f"rivers[{len(document['rivers']) - 1}]: 1010 and 1012 are not adjacent, so they share no hexside"
 
 
-def test_a_broken_road_chain_names_the_gap(damaged):
-    path, document, save = damaged
+def _gap_in_a_road(document):
     road = document["roads"][0]
     del road[3]
+    return f"roads[0][3]: {road[2]} and {road[3]} are not adjacent, so the chain is broken there"
+
+
+@pytest.mark.parametrize("damage", [_river_across_two_hexes, _gap_in_a_road], ids=["river", "road"])
+def test_a_hexside_or_chain_between_hexes_that_do_not_touch(damaged, damage):
+    path, document, save = damaged
+    expected = damage(document)
     save()
-    code, lines = check(path)
-    assert code == 2
-    assert lines == [f"{path}: roads[0][3]: {road[2]} and {road[3]} are not adjacent, so the chain is broken there"]
+    assert check(path) == (2, [f"{path}: {expected}"])
 
 
 def test_a_set_up_hex_made_sea_is_reported_against_the_scenario(damaged):
