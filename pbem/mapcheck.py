@@ -83,6 +83,8 @@ def check_map_file(path: Path, scenarios: Path | None = None) -> MapReport:
     report.spec = spec
     report.problems += consistency_problems(spec)
     folder = Path(scenarios) if scenarios is not None else Path(path).parent
+    if not folder.is_dir():
+        report.problems.append(MapProblem("--scenarios", f"{folder} is not a folder; give the folder holding the scenarios"))
     report.scenarios = scenarios_using(Path(path), folder)
     for scenario in report.scenarios:
         report.problems += setup_problems(spec, scenario)
@@ -180,7 +182,7 @@ def scenarios_using(map_path: Path, folder: Path) -> list[Path]:
     """Scenario files in ``folder`` whose ``map`` names ``map_path`` (a path relative to the scenario)."""
     target = map_path.resolve()
     found = []
-    for candidate in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+    for candidate in sorted(folder.glob("*.json")):
         if candidate.resolve() == target:
             continue
         try:

@@ -98,6 +98,7 @@ def test_scenarios_are_looked_for_where_told(damaged, tmp_path):
     assert check(path)[0] == 0  # not in the map's own folder
     code, lines = check(path, "--scenarios", elsewhere)
     assert code == 2 and lines == [f"{path}: {elsewhere / 's.json'}: units[0].hex: set-up hex of u: hex 0101 is an all-sea hex"]
+    assert check(path, "--scenarios", tmp_path / "nowhere") == (2, [f"{path}: --scenarios: {tmp_path / 'nowhere'} is not a folder; give the folder holding the scenarios"])
 
 
 def test_every_problem_is_listed_not_just_the_first(damaged):

@@ -267,16 +267,20 @@ def build() -> dict:
     }
 
 
-def _packed(items: list, indent: str, width: int = 100) -> str:
-    """A JSON list of scalars written several items to a line."""
+def _pack(items: list[str], width: int = 110) -> list[str]:
+    """Rendered items joined with ", " into lines no longer than ``width`` (after a 4-space indent)."""
     lines, current = [], []
-    for item in map(json.dumps, items):
-        if current and len(indent) + 2 + len(", ".join(current + [item])) + 1 > width:
+    for item in items:
+        if current and 4 + len(", ".join(current + [item])) + 1 > width:
             lines.append(", ".join(current))
             current = []
         current.append(item)
-    lines.append(", ".join(current))
-    return "[\n" + indent + "  " + (",\n" + indent + "  ").join(lines) + "\n" + indent + "]"
+    return lines + [", ".join(current)]
+
+
+def _packed(items: list) -> str:
+    """A JSON list of scalars written several items to a line."""
+    return "[\n    " + ",\n    ".join(_pack([json.dumps(item) for item in items])) + "\n  ]"
 
 
 def render(spec: dict) -> str:
@@ -290,26 +294,29 @@ def render(spec: dict) -> str:
             rows = {}
             for h, name in value.items():
                 rows.setdefault(h[:2], []).append(f"{json.dumps(h)}: {json.dumps(name)}")
-            body = ",\n    ".join(", ".join(entries) for _, entries in sorted(rows.items()))
+            body = ",\n    ".join(line for _, entries in sorted(rows.items()) for line in _pack(entries))
             out.append(f'  "terrain": {{\n    {body}\n  }}{comma}')
         elif key in ("notes", "places", "areas"):
             entries = [f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in value.items()]
             out.append(f"  {json.dumps(key)}: {{\n" + ",\n".join(entries) + f"\n  }}{comma}")
         elif isinstance(value, list) and value and isinstance(value[0], list):
-            body = ",\n    ".join(json.dumps(item) for item in value) if key in ("roads", "trails") else None
-            if body is None:
-                body = _pairs(value)
+            body = ",\n    ".join(map(_chain, value)) if key in ("roads", "trails") else _pairs(value)
             out.append(f"  {json.dumps(key)}: [\n    {body}\n  ]{comma}")
         elif isinstance(value, list):
-            out.append(f"  {json.dumps(key)}: {_packed(value, '  ')}{comma}")
+            out.append(f"  {json.dumps(key)}: {_packed(value)}{comma}")
         else:
             out.append(f"  {json.dumps(key)}: {json.dumps(value)}{comma}")
     out.append("}")
     return "\n".join(out) + "\n"
 
 
+def _chain(hexes_: list[str]) -> str:
+    """One road or trail chain, several hexes to a line."""
+    return "[" + ",\n     ".join(_pack([json.dumps(h) for h in hexes_], width=105)) + "]"
+
+
 def _pairs(pairs: list[list[str]]) -> str:
-    per_line = 6
+    per_line = 5
     rows = [", ".join(json.dumps(p) for p in pairs[i:i + per_line]) for i in range(0, len(pairs), per_line)]
     return ",\n    ".join(rows)
 
