@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pbem.engine import hexes
+from pbem.engine.terrain import resolve_key
 from pbem.errors import BadInput
 from pbem.jsonfile import json_path, read_json, validator_for
 from pbem.model.map import MapSpec
@@ -93,8 +94,13 @@ def check_map_file(path: Path, scenarios: Path | None = None) -> MapReport:
 
 def schema_problems(document: Any) -> list[MapProblem]:
     """Every violation of the map schema, in document order."""
-    errors = sorted(validator_for(MapSpec).iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(validator_for(MapSpec).iter_errors(document), key=lambda e: [_order(p) for p in e.absolute_path])
     return [MapProblem(json_path(e.absolute_path), _short(e.message)) for e in errors]
+
+
+def _order(part) -> tuple:
+    """Sort key of one path part: list indexes by number, field names by name."""
+    return (0, part, "") if isinstance(part, int) else (1, 0, str(part))
 
 
 def _short(message: str) -> str:
@@ -125,8 +131,6 @@ class _Grid:
 
 def consistency_problems(spec: MapSpec) -> list[MapProblem]:
     """What Board refuses (reported all at once) and what scenarios rely on."""
-    from pbem.engine.terrain import resolve_key
-
     grid = _Grid(spec)
     found: list[MapProblem] = []
     off = f"is off the {grid.cols}x{grid.rows} board"

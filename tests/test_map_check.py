@@ -127,13 +127,14 @@ def test_every_problem_is_listed_not_just_the_first(damaged):
 def test_schema_errors_are_every_one_with_its_path(damaged):
     path, document, save = damaged
     document["cols"] = "29"
-    document["sea"][0] = 104
+    document["sea"][10] = 114
+    document["sea"][2] = 104
     document["roads"][1] = ["2727"]
     document["colour"] = "green"
     save()
     code, lines = check(path)
     assert code == 2
-    assert [line.split(": ")[1] for line in lines] == ["(top level)", "cols", "roads[1]", "sea[0]"]
+    assert [line.split(": ")[1] for line in lines] == ["(top level)", "cols", "roads[1]", "sea[2]", "sea[10]"]
 
 
 @pytest.mark.parametrize("text, expected", [
