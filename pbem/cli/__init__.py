@@ -27,12 +27,14 @@ case_app = typer.Typer(help="Conformance cases: positions, orders, fixed dice an
 orders_app = typer.Typer(help="Orders files: a template for your turn, and checks against a position.", no_args_is_help=True)
 schema_app = typer.Typer(help="The JSON Schemas of pbem's files.", no_args_is_help=True)
 scenario_app = typer.Typer(help="The scenarios pbem ships: list them, show one.", no_args_is_help=True)
+map_app = typer.Typer(help="Map files: check one you have edited.", no_args_is_help=True)
 app.add_typer(case_app, name="case")
 app.add_typer(orders_app, name="orders")
 app.add_typer(schema_app, name="schema")
 app.add_typer(scenario_app, name="scenario")
+app.add_typer(map_app, name="map")
 
-from pbem.cli import cases, checks, players, referee, scenarios  # noqa: E402,F401  (registers the commands)
+from pbem.cli import cases, checks, maps, players, referee, scenarios  # noqa: E402,F401  (registers the commands)
 
 
 def main(argv: Optional[list[str]] = None) -> None:

@@ -42,6 +42,7 @@ def view_for(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, 
             "over": turn.public.get("over", False),
             "state": secret.state["state"],
             "last": secret.state.get("last"),
+            "victory": turn.public.get("victory"),
         }
         return role, view
     return role, open_view(turn, role, identity)
