@@ -55,8 +55,8 @@ def play(base: Path, scenario: str, plans: dict[str, dict], *, edition: str = "d
         pbem("validate", orders, "--turn", mine, "--key", key)
         pbem("submit", orders, "--turn", mine, "--key", key)
         sent = folders[side] / "game" / f"orders-{seq:04d}-{side}.pbem"
-        shutil.copy(sent, ref / sent.name)
-        pbem("adjudicate", turn, ref / sent.name, "--key", ref / "ref.key")
+        shutil.copy(sent, game / sent.name)
+        pbem("adjudicate", turn, game / sent.name, "--key", ref / "ref.key")
         seq += 1
         assert seq <= 60
     final = {side: json.loads(pbem("view", folders[side] / "game" / turn.name, "--key", folders[side] / f"{side.lower()}.key", "--json"))
@@ -76,6 +76,10 @@ def check_records(game: dict, player_turns: int) -> None:
     assert game["last"] == player_turns  # every player-turn played, no orders rejected
     for folder in game["folders"].values():
         assert "verified" in pbem("verify", folder / "game")
+    folders = game["folders"]
+    audited = pbem("audit", folders["ref"] / "game", "--key", folders["ref"] / "ref.key",
+                   "--key", folders["US"] / "us.key", "--key", folders["JP"] / "jp.key")
+    assert audited.startswith(f"audited {player_turns} adjudication(s)"), audited
     # both views and the public part carry the same final report
     reports = [game["final"]["US"]["victory"], game["final"]["JP"]["victory"], game["public"]["victory"]]
     assert reports[0] == reports[1] == reports[2]
