@@ -102,3 +102,35 @@ def dice(
     if summary.chi_square is not None:
         note = "" if total >= 30 else " (too few rolls for the test to say much)"
         typer.echo(f"chi-square {summary.chi_square:.2f} on 5 degrees of freedom, p = {summary.p_value:.3f}{note}")
+
+
+@app.command()
+def status(
+    folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
+    key: Annotated[Path | None, typer.Option("--key", help="Your key (NAME.key) or identity (NAME.pub): to be told what you should do.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """Where the game stands, whether your files verify, and what to do next (with the exact command and whom to send what)."""
+    from pbem.errors import BadInput
+    from pbem.game.status import game_status
+
+    if not folder.is_dir():
+        raise BadInput("is not a folder", file=str(folder), hint="give the folder where you keep this game's turn files")
+    holder = None
+    if key is not None:
+        if key.suffix == ".pub":
+            from pbem.protocol.keys import read_public
+
+            holder = read_public(key)
+        else:
+            from pbem.passphrase import open_key
+
+            holder = open_key(key, passphrase_env).public
+    found = game_status(folder, holder, str(key.with_suffix(".key")) if key else "KEY")
+    if as_json:
+        output.echo_json(found.as_dict())
+    else:
+        typer.echo("\n".join(found.lines()))
+    empty = found.latest is None and found.problem is not None and "no turn files found" in found.problem
+    raise typer.Exit(0 if found.verified else 2 if empty else 1)

@@ -1,0 +1,153 @@
+"""Where a game stands and what to do next, read from a game folder.
+
+``pbem status`` answers the question a player on a slow mail client asks
+first: whose move is it, is what I hold sound, and which file goes to whom.
+It reads the turn files (verifying the chain as ``verify`` does) and, when
+given the holder's identity, says what that party should do, with the
+exact command.  It never writes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.game.folder import orders_name, turn_name
+from pbem.model.common import SIDES
+from pbem.protocol.chain import verify_chain
+from pbem.protocol.keys import PublicIdentity
+from pbem.protocol.turnfile import REFEREE, TurnFile
+
+
+@dataclass
+class Status:
+    """The answer, for people (``lines``) and for scripts (``as_dict``)."""
+
+    folder: str
+    verified: bool
+    problem: str | None
+    latest: TurnFile | None
+    role: str | None
+    action: str
+    command: str | None = None
+    send: dict[str, Any] | None = None
+    title: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        turn = self.latest
+        public = turn.public if turn is not None and isinstance(turn.public, dict) else {}
+        return {
+            "folder": self.folder,
+            "game": turn.game if turn else None,
+            "scenario": turn.scenario_id if turn else None,
+            "title": self.title,
+            "edition": (turn.ruleset or {}).get("edition") if turn else None,
+            "referee": turn.identities[REFEREE].fingerprint if turn else None,
+            "latest_file": turn_name(turn.seq) if turn else None,
+            "seq": turn.seq if turn else None,
+            "game_turn": public.get("turn"),
+            "awaiting": public.get("awaiting"),
+            "over": bool(public.get("over")),
+            "victory": public.get("victory"),
+            "verified": self.verified,
+            "problem": self.problem,
+            "role": self.role,
+            "next": {"action": self.action, "command": self.command, "send": self.send},
+            "notes": self.notes,
+        }
+
+    def lines(self) -> list[str]:
+        info = self.as_dict()
+        if self.latest is None:
+            return [f"{self.folder}: no game here ({self.problem})", f"Next: {self.action}"]
+        out = [
+            f"Game {info['game']} — {info['title'] or info['scenario']} ({info['edition']}), referee {info['referee']}",
+            f"Latest turn file: {info['latest_file']} (" + ("verifies" if self.verified else f"DOES NOT VERIFY: {self.problem}") + ")",
+        ]
+        if info["over"]:
+            victory = info["victory"] or {}
+            level = f": {victory.get('level')} (US {victory['points']['US']}, JP {victory['points']['JP']})" if victory.get("points") else ""
+            out.append(f"The game is over{level}.")
+        else:
+            out.append(f"Game-Turn {info['game_turn']}: {info['awaiting']} to move.")
+        if self.role:
+            out.append(f"You are {self.role}.")
+        out.append(f"Next: {self.action}")
+        if self.command:
+            out.append(f"  {self.command}")
+        if self.send:
+            out.append(f"Send {self.send['file']} to {self.send['to']}.")
+            out.append(f"  Subject: {self.send['subject']}")
+        out += self.notes
+        return out
+
+
+def mail_subject(turn: TurnFile, what: str) -> str:
+    """A subject line that names the game, the turn file and what the mail carries."""
+    return f"[pbem {turn.game[:8]}] {turn.scenario_id}: {what}"
+
+
+def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: str = "KEY") -> Status:
+    report = verify_chain(folder)
+    turns = sorted(report.turns, key=lambda t: t.seq)
+    problem = report.findings[0].render() if report.findings else None
+    if not turns:
+        if report.findings and "no turn files found" not in problem:
+            return Status(str(folder), False, problem, None, None, "ask the sender for a fresh copy of the damaged file, sent as an attachment")
+        return Status(str(folder), False, problem, None, None,
+                      "put the turn files you received (turn-0000.pbem first) in this folder, or start a game with 'pbem new'")
+    latest = turns[-1]
+    role = _role(latest, holder)
+    genesis = turns[0] if turns[0].seq == 0 and isinstance(turns[0].public, dict) else None
+    status = Status(str(folder), report.ok, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
+    public = latest.public if isinstance(latest.public, dict) else {}
+    if not report.ok:
+        status.action = "do not play on: ask the referee for the files again and compare them (pbem verify lists what is wrong)"
+        status.command = f"pbem verify {folder}"
+        return status
+    if public.get("over"):
+        status.action = "the game is over; check the whole game and its dice"
+        status.command = f"pbem verify {folder} && pbem dice {folder}"
+        return status
+    awaiting = public.get("awaiting")
+    turn_path = folder / turn_name(latest.seq)
+    orders_file = folder / orders_name(latest.seq, awaiting)
+    if role is None:
+        status.action = f"waiting for {awaiting}'s orders answering {turn_name(latest.seq)}; give --key to be told what you should do"
+    elif role == REFEREE:
+        if orders_file.exists():
+            status.action = f"adjudicate {awaiting}'s orders, then send the new turn file to both players"
+            status.command = f"pbem adjudicate {turn_path} {orders_file} --key {key_hint}"
+            status.send = {"file": turn_name(latest.seq + 1), "to": "both players",
+                           "subject": mail_subject(latest, f"turn file {latest.seq + 1}")}
+        else:
+            status.action = f"wait for {awaiting}'s orders ({orders_name(latest.seq, awaiting)}) and put them in {folder}"
+    elif role == awaiting:
+        if orders_file.exists():
+            status.action = "your orders for this turn are written; send them to the referee (or replace them before he adjudicates)"
+            status.send = {"file": orders_file.name, "to": "the referee",
+                           "subject": mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")}
+        else:
+            status.action = "write your orders, check them, and submit them"
+            status.command = (
+                f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
+                f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "
+                f"pbem submit orders.json --turn {turn_path} --key {key_hint}"
+            )
+            status.send = {"file": orders_file.name, "to": "the referee",
+                           "subject": mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")}
+    else:
+        status.action = f"nothing to do: {awaiting} is to move; wait for turn file {latest.seq + 1} from the referee"
+        status.command = f"pbem view {turn_path} --key {key_hint}"
+    return status
+
+
+def _role(turn: TurnFile, holder: PublicIdentity | None) -> str | None:
+    if holder is None:
+        return None
+    for role in (*SIDES, REFEREE):
+        if holder.same_keys(turn.identities[role]):
+            return role
+    return None
