@@ -86,3 +86,8 @@ def narrate(view: dict[str, Any]) -> str:
             flag = " (no FPF this phase, 8.41)" if uid in state.get("no_fpf", []) else ""
             lines.append(f"  {uid:<14} {unit['kind']:<10} {strengths(unit):<12} {where}{flag}")
     return "\n".join(lines)
+
+
+def describe(event: dict[str, Any]) -> str | None:
+    """One event of a view's last player-turn in words (None for a kind not told)."""
+    return _event(event)
