@@ -183,7 +183,8 @@ def _place_lines(scene: Scene) -> list[str]:
 def render(scene: Scene) -> Text:
     """The whole screen: title, compass, map, legend, places, units and the last player-turn."""
     out = Text()
-    out.append(f"{scene.title}. {scene.status}\n", style="bold")
+    out.append(f"{scene.title}\n", style="bold")
+    out.append(f"{scene.status}\n")
     out.append("N ^  (north is up)\n")
     out.append_text(map_text(scene))
     out.append("\n\n")
