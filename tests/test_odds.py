@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.cases.load import load_case
+from pbem.cases.run import run_case
 from pbem.engine import crt
 from pbem.model.ruleset import Ruleset
 from pbem.render.odds import column_odds, weigh_attacks
@@ -40,9 +41,7 @@ def test_every_column_gives_each_result_its_share_of_the_six_die_faces(line):
 def test_the_odds_of_each_case_attack_hold_the_column_the_engine_resolved_it_on(name):
     """Where the case's defender gave no FPF, the column weighed without FPF is the one the engine used."""
     document = json.loads((EXAMPLES / f"{name}.json").read_text())
-    outcome = subprocess.run([sys.executable, "-m", "pbem", "case", "run", "--json", "--explain", str(EXAMPLES / f"{name}.json")],
-                             capture_output=True, text=True, cwd=ROOT)
-    result = json.loads(outcome.stdout)[0]
+    result = run_case(load_case(EXAMPLES / f"{name}.json"), explain=True)
     fired = {e["index"] for e in result.get("events", []) if e["type"] in ("fpf", "gsp_fpf")}
     weighed = _weighed(name)
     assert len(weighed) == len(document["orders"].get("attacks", []))
