@@ -34,11 +34,14 @@ HEXSIDE_STYLE = {"~": "bold #5fafff", "#": "bold #ff5f5f"}
 PLAIN_ASCII = str.maketrans({"→": ">", "—": "-", "½": "1/2", "×": "x", "–": "-", "…": "..."})
 
 LEGEND = [
-    "Terrain: . clear  T town  B broken  R rough  M mountain  ~ sea  (other terrains: first letter)",
-    "Hexsides: ~ river  # no crossing.  In an empty hex: = road  - trail  b beach  * place  x exit  e edge entry",
-    "Counters: kind + attack-defense (artillery: barrage-defense); I inf C cav E eng R recon A armor G artillery",
-    "  P air assault; UPPER CASE = US, lower case = JP; ? = hidden unit; C+2 = a cavalry unit and 2 more",
-    "Marks after the hex number: X combat fought here  r retreat ended  a advance ended  z enemy zone of control",
+    "Terrain: . clear  T town  B broken  R rough  M mountain  ~ sea  (other: initial)",
+    "Hexsides: ~ river  # no crossing.  Hexes without units: = road  - trail  b beach",
+    "  * named place  x exit hex  e entry hex (map edge or entry area)",
+    "Counters: kind, then attack-defense (artillery: barrage-defense): I infantry",
+    "  C cavalry  E engineer  R recon  A armor  G artillery  P air assault;",
+    "  UPPER CASE = US, lower case = JP, ? = hidden unit, C+2 = cavalry and 2 more",
+    "After the hex number: X combat fought  r retreat ended  a advance ended",
+    "  z enemy zone of control (with --zoc)",
 ]
 
 
