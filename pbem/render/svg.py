@@ -101,26 +101,27 @@ def _hexes(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
         ET.SubElement(group, "text", {"class": "hex-id", "x": _fmt(cx), "y": _fmt(cy - RADIUS * 0.6)}).text = h
 
 
-def _hexsides(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+def _side_lines(svg: ET.Element, scene: Scene, layer: str, kinds, ends) -> None:
+    """One line per hexside of each kind with both hexes shown, from ``ends(a, b)`` in pixels."""
     shown = scene.shown_set
-    group = ET.SubElement(svg, "g", {"class": "hexsides"})
-    for kind, sides in (("river", scene.board.rivers), ("prohibited", scene.board.prohibited)):
-        for side in sorted(sorted(s) for s in sides):
-            a, b = side
+    group = ET.SubElement(svg, "g", {"class": layer})
+    for kind, sides in kinds:
+        for a, b in sorted(sorted(s) for s in sides):
             if a in shown and b in shown:
-                (x1, y1), (x2, y2) = map(pen.xy, scene.layout.hexside(a, b))
+                (x1, y1), (x2, y2) = ends(a, b)
                 ET.SubElement(group, "line", {"class": kind, "data-hexside": f"{a}-{b}", "x1": _fmt(x1), "y1": _fmt(y1), "x2": _fmt(x2), "y2": _fmt(y2)})
+
+
+def _hexsides(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    """Rivers and prohibited hexsides, drawn on the hexside itself."""
+    kinds = (("river", scene.board.rivers), ("prohibited", scene.board.prohibited))
+    _side_lines(svg, scene, "hexsides", kinds, lambda a, b: tuple(map(pen.xy, scene.layout.hexside(a, b))))
 
 
 def _ways(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
-    shown = scene.shown_set
-    group = ET.SubElement(svg, "g", {"class": "ways"})
-    for kind, sides in (("trail", scene.board.trail_sides), ("road", scene.board.road_sides)):
-        for side in sorted(sorted(s) for s in sides):
-            a, b = side
-            if a in shown and b in shown:
-                (x1, y1), (x2, y2) = pen.centre(a), pen.centre(b)
-                ET.SubElement(group, "line", {"class": kind, "data-hexside": f"{a}-{b}", "x1": _fmt(x1), "y1": _fmt(y1), "x2": _fmt(x2), "y2": _fmt(y2)})
+    """Roads and trails, from hex centre to hex centre across each hexside they cross."""
+    kinds = (("trail", scene.board.trail_sides), ("road", scene.board.road_sides))
+    _side_lines(svg, scene, "ways", kinds, lambda a, b: (pen.centre(a), pen.centre(b)))
 
 
 def _entries(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
