@@ -83,3 +83,29 @@ def test_orders_check_explain_prints_the_odds_and_keeps_its_exit_status(tmp_path
                              capture_output=True, text=True, cwd=ROOT)
     odds = json.loads(as_json.stdout)["odds"][0]
     assert odds["best_fpf"] == 3 and odds["with_fpf"]["chances"] == {"D2": 2 / 6, "D1": 3 / 6, "-": 1 / 6}
+
+
+def test_under_leyte_the_best_fpf_gives_each_attacked_hex_the_gun_that_leaves_the_most_for_the_others():
+    """The big gun reaches both hexes, the small one only the first: the big one must serve the second (13.11)."""
+    from pbem.engine.board import Board
+    from pbem.model.map import MapSpec
+    from pbem.model.orders import Orders
+    from pbem.model.state import GameState, Position
+    from pbem.model.units import Unit
+
+    units = (
+        Unit(id="us-1", side="US", kind="infantry", attack=6, defense=5, move=5),
+        Unit(id="jp-1", side="JP", kind="infantry", attack=2, defense=3, move=6),
+        Unit(id="jp-2", side="JP", kind="infantry", attack=2, defense=3, move=6),
+        Unit(id="jp-big", side="JP", kind="artillery", barrage=1, fpf=4, range=6, defense=2, move=5),
+        Unit(id="jp-small", side="JP", kind="artillery", barrage=1, fpf=3, range=2, defense=2, move=5),
+    )
+    state = GameState(
+        position=Position(turn=1, phasing="US", phase="combat"),
+        units=units,
+        locations={"us-1": "0505", "jp-1": "0405", "jp-2": "0605", "jp-big": "0509", "jp-small": "0307"},
+    )
+    orders = Orders(attacks=[{"attackers": ["us-1"], "defenders": ["jp-1", "jp-2"]}])
+    odds = weigh_attacks(Board(MapSpec(cols=10, rows=10)), Ruleset(exclusive="leyte"), state, orders)[0]
+    assert odds.problem is None
+    assert sorted(odds.fpf) == [("jp-big", 4), ("jp-small", 3)] and odds.best_fpf == 7

@@ -158,29 +158,36 @@ def best_fpf(phase: CombatPhaseState, e: Engagement) -> list[tuple[str, int]]:
     eligible = {a: [d for d in e.defenders if may_give_fpf(phase, a, d)] for a in guns}
     eligible = {a: ds for a, ds in eligible.items() if ds}
     if phase.ruleset.leyte:
-        hexes_attacked = sorted({phase.placement.where(d) for d in e.defenders})
-        chosen = _one_gun_per_hex(phase, eligible, hexes_attacked)
-        return [(a, phase.units[a].fpf) for a in chosen]
+        return [(a, phase.units[a].fpf) for a in _one_gun_per_hex(phase, eligible)]
     found = [(a, phase.units[a].fpf) for a in sorted(eligible)]
     gsp = phase.gsp_left.get(side, 0)
     return found + ([("GSP", gsp)] if gsp else [])
 
 
-def _one_gun_per_hex(phase: CombatPhaseState, eligible: dict[str, list[str]], hexes_attacked: list[str]) -> list[str]:
-    """The strongest set of guns with at most one per attacked hex (13.11), each gun firing once."""
-    serves = {a: {phase.placement.where(d) for d in ds} for a, ds in eligible.items()}
+def _one_gun_per_hex(phase: CombatPhaseState, eligible: dict[str, list[str]]) -> list[str]:
+    """The strongest set of guns with at most one per attacked hex (13.11), each gun firing once.
 
-    def best(i: int, used: frozenset[str]) -> tuple[int, tuple[str, ...]]:
-        if i == len(hexes_attacked):
-            return 0, ()
-        options = [best(i + 1, used)]
-        for a in sorted(eligible):
-            if a not in used and hexes_attacked[i] in serves[a]:
-                points, guns = best(i + 1, used | {a})
-                options.append((points + phase.units[a].fpf, (a, *guns)))
-        return max(options, key=lambda o: (o[0], -len(o[1])))
+    Guns are taken strongest first and kept whenever the guns kept so far can
+    still be given one hex each (an augmenting path may move an earlier gun
+    to another hex it reaches); with weights on the guns alone this greedy
+    choice is the best one.
+    """
+    serves = {a: sorted({phase.placement.where(d) for d in ds}) for a, ds in eligible.items()}
+    holder: dict[str, str] = {}
 
-    return list(best(0, frozenset())[1])
+    def place(gun: str, tried: set[str]) -> bool:
+        for h in serves[gun]:
+            if h in tried:
+                continue
+            tried.add(h)
+            if h not in holder or place(holder[h], tried):
+                holder[h] = gun
+                return True
+        return False
+
+    for gun in sorted(eligible, key=lambda a: (-phase.units[a].fpf, a)):
+        place(gun, set())
+    return sorted(holder.values())
 
 
 def _weigh(phase: CombatPhaseState, index: int, attack: Attack) -> AttackOdds:
