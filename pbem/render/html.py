@@ -95,17 +95,16 @@ toggle('show-events', '.events-layer');
 
 def _data(scene: Scene) -> str:
     """The page's facts as JSON that is safe inside a ``<script>`` element."""
-    counters = scene.all_counters() + scene.off_map + scene.eliminated
     facts = {
         "hexes": {h: scene.hex_info(h) for h in scene.shown},
-        "units": {c.id: c.details() for c in counters},
+        "units": {c.id: c.details() for c in scene.roster()},
     }
-    return json.dumps(facts, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    return json.dumps(facts, ensure_ascii=False).replace("</", "<\\/")
 
 
 def _unit_rows(scene: Scene) -> str:
     rows = []
-    for c in scene.all_counters() + scene.off_map + scene.eliminated:
+    for c in scene.roster():
         kind = "hidden" if c.hidden else c.kind
         where = {"offmap": "off map", "eliminated": "eliminated"}.get(c.hex, c.hex)
         rows.append(

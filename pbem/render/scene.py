@@ -155,7 +155,13 @@ class Scene:
         return frozenset(self.layout.shown)
 
     def all_counters(self) -> list[Counter]:
+        """Counters in the hexes shown, hex by hex."""
         return [c for h in self.shown for c in self.counters.get(h, [])]
+
+    def roster(self) -> list[Counter]:
+        """Every unit of the view for the unit lists: US then Japanese; on the map shown, then off it, then eliminated."""
+        everyone = self.all_counters() + self.off_map + self.eliminated
+        return [c for side in ("US", "JP") for c in everyone if c.side == side]
 
     # -- what the map holds, hex by hex -------------------------------------------
     def terrain_name(self, h: Hex) -> str:

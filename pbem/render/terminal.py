@@ -151,18 +151,15 @@ def map_text(scene: Scene) -> Text:
 
 
 def _unit_lines(scene: Scene) -> list[str]:
-    lines = []
-    for side in ("US", "JP"):
-        shown = [c for c in scene.all_counters() if c.side == side]
-        rest = [c for c in scene.off_map + scene.eliminated if c.side == side]
-        if not shown and not rest:
-            continue
-        lines.append(f"{side} units:")
-        for c in shown + rest:
-            where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else "")}.get(c.hex, c.hex)
-            kind = "hidden" if c.hidden else c.kind
-            flag = "  no FPF this phase (8.41)" if c.no_fpf else ""
-            lines.append(f"  {c.id:<14} {kind:<10} {c.strengths:<12} {where}{flag}")
+    lines, side = [], None
+    for c in scene.roster():
+        if c.side != side:
+            side = c.side
+            lines.append(f"{side} units:")
+        where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else "")}.get(c.hex, c.hex)
+        kind = "hidden" if c.hidden else c.kind
+        flag = "  no FPF this phase (8.41)" if c.no_fpf else ""
+        lines.append(f"  {c.id:<14} {kind:<10} {c.strengths:<12} {where}{flag}")
     return lines
 
 
