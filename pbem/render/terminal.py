@@ -111,6 +111,25 @@ class _Canvas:
         return out
 
 
+def _hexside_spots(flat: bool, owner: dict, h: Hex, line: int, col: int) -> list[tuple[tuple[int, int], Hex, Hex, str | None]]:
+    """The characters around a cell that draw hexsides: (where, one hex, the other, the plain boundary).
+
+    Right of the first line: the hexside with the cell to the right.  Last
+    character of the second line: the hexside with the cell below it.
+    Right of the second line: flat-topped, the hexside with the cell to the
+    right there; pointy-topped, whose right-hand neighbour is the same on
+    both lines, the lower-left hexside of that neighbour.
+    """
+    right, below = (line, col + WIDTH), (line + 2, col + CONTENT - 1)
+    spots = [((line, col + CONTENT), h, owner.get(right), "\\" if flat else "|"),
+             ((line + 1, col + CONTENT - 1), h, owner.get(below), None)]
+    if flat:
+        spots.append(((line + 1, col + CONTENT), h, owner.get((line + 1, col + WIDTH)), "/"))
+    else:
+        spots.append(((line + 1, col + CONTENT), owner.get((line + 1, col + WIDTH)), owner.get((line + 2, col + CONTENT)), "|"))
+    return spots
+
+
 def map_text(scene: Scene) -> Text:
     """The map alone, as styled text."""
     layout = scene.layout
@@ -137,16 +156,14 @@ def map_text(scene: Scene) -> Text:
         else:
             canvas.put(line + 1, col, _features(scene, h).ljust(4), ground)
         canvas.put(line + 1, col + 4, " ", ground)
-        for dl, dc in ((0, CONTENT), (1, CONTENT), (1, CONTENT - 1)):
-            spot = (line + dl, col + dc)
-            other = owner.get((spot[0] + 1, spot[1]) if dc == CONTENT - 1 else (spot[0], spot[1] + 1))
-            if other is None or other == h or other not in board.neighbours(h):
+        for spot, a, b, plain in _hexside_spots(layout.flat_topped, owner, h, line, col):
+            if a is None or b is None or a == b or b not in board.neighbours(a):
                 continue
-            side = "#" if board.prohibited_between(h, other) else "~" if board.river_between(h, other) else None
+            side = "#" if board.prohibited_between(a, b) else "~" if board.river_between(a, b) else None
             if side:
                 canvas.put(*spot, side, HEXSIDE_STYLE[side])
-            elif dc == CONTENT:
-                canvas.put(*spot, ("\\" if dl == 0 else "/") if layout.flat_topped else "|", "dim")
+            elif plain:
+                canvas.put(*spot, plain, "dim")
     return canvas.text()
 
 
