@@ -181,3 +181,19 @@ def test_nothing_is_drawn_that_the_view_does_not_hold(game):
     for drawing in (render_svg(scene), render_html(scene), render_plain(scene)):
         assert "jp-1-33" not in drawing
     assert "occupied" not in scene.hex_info("0605")["control"]
+
+
+def test_the_terminal_draws_the_hexsides_of_a_north_up_leyte_map():
+    board = _leyte_like()
+    scene = build_scene(_view_on([], {}), board, centre="1510", radius=3)
+    lines = render_plain(scene).splitlines()[3:]
+
+    def at(hex_id: str, line: int, offset: int) -> str:
+        top, left = scene.layout.cell(hex_id, 6, 2)
+        return lines[top + line][left + offset]
+
+    assert at("1510", 0, 5) == "~"  # 1510|1511, to the east
+    assert at("1610", 1, -1) == "~"  # 1510|1610, the lower-left hexside of 1610
+    assert at("1409", 0, 5) == "~"  # 1409|1410
+    assert at("1611", 0, 5) == "#"  # 1611|1612, no crossing
+    assert at("1509", 0, 5) == "|"  # no river between 1509 and 1510
