@@ -67,9 +67,14 @@ def show(
         else:
             from rich.console import Console
 
-            from pbem.render.terminal import render
+            from pbem.render.terminal import map_text, render
 
-            Console(highlight=False).print(render(scene))
+            console = Console(highlight=False)
+            console.print(render(scene), soft_wrap=True)  # a map is never re-wrapped; a narrow terminal folds it
+            wide = max(map(len, map_text(scene).plain.splitlines()))
+            if console.is_terminal and wide > console.width:
+                typer.echo(f"the map is {wide} columns wide and your terminal {console.width}: "
+                           "zoom with --around HEX --radius N, or write --html FILE", err=True)
         return
     if svg is not None:
         from pbem.render.svg import render_svg

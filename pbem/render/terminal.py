@@ -105,7 +105,8 @@ class _Canvas:
         for n, (chars, styles) in enumerate(zip(self.chars, self.styles)):
             if n:
                 out.append("\n")
-            for ch, style in zip(chars, styles):
+            end = max((i + 1 for i, (ch, style) in enumerate(zip(chars, styles)) if ch != " " or style), default=0)
+            for ch, style in zip(chars[:end], styles[:end]):
                 out.append(ch, style=style)
         out.rstrip()
         return out
