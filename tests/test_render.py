@@ -197,3 +197,16 @@ def test_the_terminal_draws_the_hexsides_of_a_north_up_leyte_map():
     assert at("1409", 0, 5) == "~"  # 1409|1410
     assert at("1611", 0, 5) == "#"  # 1611|1612, no crossing
     assert at("1509", 0, 5) == "|"  # no river between 1509 and 1510
+
+
+def test_a_stack_shows_its_top_counter_and_how_many_more_and_draws_them_all():
+    board = _leyte_like()
+    infantry = {"kind": "infantry", "attack": 5, "defense": 5, "move": 5}
+    view = _view_on([{"id": "us-a", "side": "US", **infantry}, {"id": "us-b", "side": "US", **infantry, "kind": "armor"},
+                     {"id": "us-c", "side": "US", **infantry}], {"us-a": "1514", "us-b": "1514", "us-c": "1514"})
+    scene = build_scene(view, board, centre="1514", radius=1)
+    top, left = scene.layout.cell("1514", 6, 2)
+    assert render_plain(scene).splitlines()[3 + top + 1][left:left + 4] == "I+2 "
+    root = ET.fromstring(render_svg(scene))
+    assert [e.get("data-unit") for e in _classes(root, "counter")] == ["us-c", "us-b", "us-a"]  # drawn bottom up: us-a on top
+    assert {e.get("data-kind") for e in root.iter(f"{SVG}rect") if e.get("data-kind")} == {"infantry", "armor"}
