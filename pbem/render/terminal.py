@@ -19,7 +19,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from pbem.engine.hexes import Hex
-from pbem.render.scene import SEA_LETTER, TERRAIN_LETTERS, Counter, Scene, terrain_letter
+from pbem.render.scene import SEA_LETTER, Counter, Scene, terrain_letter
 
 WIDTH, HEIGHT, GAP = 6, 2, 1
 CONTENT = WIDTH - GAP
@@ -217,6 +217,3 @@ def render_plain(scene: Scene) -> str:
     """The same screen in plain ASCII: it survives an e-mail body."""
     text = render(scene).plain.translate(PLAIN_ASCII)
     return "\n".join(line.rstrip() for line in text.encode("ascii", "replace").decode("ascii").splitlines()) + "\n"
-
-
-__all__ = ["render", "render_plain", "map_text", "LEGEND", "TERRAIN_LETTERS"]
