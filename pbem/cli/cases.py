@@ -9,6 +9,7 @@ import typer
 
 from pbem.cli import case_app, orders_app, schema_app
 from pbem.cli import output
+from pbem.cli.players import EXPLAIN_HELP
 
 
 @case_app.command("run")
@@ -28,14 +29,21 @@ def orders_check(
     orders: Annotated[Path, typer.Argument(help="The orders file (schemas/orders.schema.json).")],
     position: Annotated[Path, typer.Option("--position", help="A scenario (its opening position) or a conformance case (its position).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
 ) -> None:
     """Check an orders file against a scenario's opening or a case's position: exit 0 valid, 2 not."""
     from pbem.datafiles import load_orders, load_position
     from pbem.engine.adjudicator import check_orders
 
     where = load_position(position)
-    found = check_orders(where.board, where.ruleset, where.state, load_orders(orders)).problems
-    output.problems(found, as_json, str(orders))
+    planned = load_orders(orders)
+    found = check_orders(where.board, where.ruleset, where.state, planned).problems
+    odds = None
+    if explain:
+        from pbem.render.odds import weigh_attacks
+
+        odds = weigh_attacks(where.board, where.ruleset, where.state, planned)
+    output.problems(found, as_json, str(orders), odds)
     raise typer.Exit(0 if not found else 2)
 
 

@@ -11,14 +11,20 @@ def echo_json(data) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def problems(found, as_json: bool, source: str) -> None:
-    """Rule problems with orders: every one, with its rule case."""
+def problems(found, as_json: bool, source: str, odds=None) -> None:
+    """Rule problems with orders: every one, with its rule case; then the planned attacks weighed, when asked."""
     if as_json:
-        echo_json({"file": source, "valid": not found, "errors": [p.as_dict() for p in found]})
+        extra = {} if odds is None else {"odds": [o.as_dict() for o in odds]}
+        echo_json({"file": source, "valid": not found, "errors": [p.as_dict() for p in found]} | extra)
         return
     if not found:
         typer.echo(f"{source}: orders are valid")
-        return
-    typer.echo(f"{source}: {len(found)} problem(s); nothing was applied")
+    else:
+        typer.echo(f"{source}: {len(found)} problem(s); nothing was applied")
     for p in found:
         typer.echo(f"  rule {p.rule:<6} {p.unit or '-':<12} {p.message}")
+    if odds is not None:
+        from pbem.render.odds import odds_text
+
+        typer.echo("")
+        typer.echo(odds_text(odds))

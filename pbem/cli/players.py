@@ -99,6 +99,23 @@ def _checked_orders(orders: Path, turn: Path, key: Path, passphrase_env: str | N
     return turn_file, identity, side, document, found
 
 
+EXPLAIN_HELP = "Also weigh each planned attack: the strengths that count, the enemy's best FPF, the column and each result's chance."
+
+
+def _weighed_on_own_view(turn_file, identity, document, source: str):
+    """The planned attacks weighed on the holder's own view (pbem.render.odds)."""
+    from pbem.datafiles import orders_from
+    from pbem.game.player import side_to_move
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import state_of_view
+    from pbem.model.ruleset import Ruleset
+    from pbem.render.odds import weigh_attacks
+
+    _, view = side_to_move(turn_file, identity)
+    board = scenario_of(turn_file).board
+    return weigh_attacks(board, Ruleset(**view["ruleset"]), state_of_view(view), orders_from(document, source))
+
+
 @app.command()
 def validate(
     orders: Annotated[Path, typer.Argument(help="Your orders file (schemas/orders.schema.json).")],
@@ -106,10 +123,12 @@ def validate(
     key: KeyOption,
     passphrase_env: PassphraseEnv = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
 ) -> None:
     """Check your orders against your own view, offline: exit 0 when valid, 2 when not."""
-    _, _, _, _, found = _checked_orders(orders, turn, key, passphrase_env)
-    output.problems(found, as_json, str(orders))
+    turn_file, identity, _, document, found = _checked_orders(orders, turn, key, passphrase_env)
+    odds = _weighed_on_own_view(turn_file, identity, document, str(orders)) if explain else None
+    output.problems(found, as_json, str(orders), odds)
     raise typer.Exit(0 if not found else 2)
 
 

@@ -110,3 +110,6 @@ def victory_lines(report: dict[str, Any]) -> list[str]:
         items = f" [{', '.join(line['items'])}]" if line["items"] else ""
         lines.append(f"  {line['side']} {line['points']:>4}  {line['what']} (rule {line['source']}){items}")
     return lines
+def describe(event: dict[str, Any]) -> str | None:
+    """One event of a view's last player-turn in words (None for a kind not told)."""
+    return _event(event)

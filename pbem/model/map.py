@@ -7,7 +7,7 @@ places (towns, objectives) for display and victory conditions.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,6 +33,17 @@ class TerrainSpec(BaseModel):
     crt: CrtLine | None = None
     rough_or_mountain: bool | None = None
     armor: bool | None = None
+
+
+class MapDisplay(BaseModel):
+    """How to draw a map; nothing here changes the rules."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    north: Literal["up", "right", "down", "left"] = Field(
+        default="up",
+        description="Where north points when the map is drawn as numbered (columns to the right, rows down); 'pbem show' turns it up. Leyte: 'right'.",
+    )
 
 
 class MapSpec(BaseModel):
@@ -61,5 +72,6 @@ class MapSpec(BaseModel):
         ),
     )
     exits: list[HexId] = Field(default_factory=list, description="Hexes from which units may leave the map where a scenario allows it (Leyte 16.13).")
+    display: MapDisplay | None = Field(default=None, description="Drawing hints for 'pbem show'.")
     source: str | None = Field(default=None, description="Where the map comes from, or 'assumed: <reason>' for a reconstruction.")
     notes: dict[str, str] = Field(default_factory=dict, description="Free-text notes keyed by what they explain; 'assumed:' notes mark reconstructed data.")

@@ -251,6 +251,7 @@ def build() -> dict:
     return {
         "cols": COLS,
         "rows": ROWS,
+        "display": {"north": "right"},
         "source": SOURCE,
         "notes": NOTES,
         "terrain": terrain,

@@ -1,0 +1,86 @@
+"""``pbem show``: your view as a map — in the terminal, as SVG, as an offline page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pbem.cli import app
+from pbem.cli.players import KeyOption, PassphraseEnv
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` under a temporary name, then rename it into place (a map may be redrawn)."""
+    import os
+    import tempfile
+
+    from pbem.errors import BadInput
+
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise BadInput(f"the folder {folder} does not exist", file=str(path), hint="create the folder first or choose another path")
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except OSError as exc:
+        raise BadInput(f"cannot write: {exc.strerror}", file=str(path), hint="check the folder's permissions and free space") from None
+    typer.echo(f"wrote {path}")
+
+
+@app.command()
+def show(
+    turn: Annotated[Path, typer.Argument(help="A turn file of your game.")],
+    key: KeyOption,
+    passphrase_env: PassphraseEnv = None,
+    around: Annotated[Optional[str], typer.Option("--around", metavar="HEX", help="Show only the hexes near this one.")] = None,
+    radius: Annotated[int, typer.Option("--radius", min=0, max=40, help="With --around: how many hexes out.")] = 4,
+    plain: Annotated[bool, typer.Option("--plain", help="Plain ASCII, no colour: paste it into a mail.")] = False,
+    zoc: Annotated[bool, typer.Option("--zoc", help="Mark the enemy's zones of control.")] = False,
+    no_events: Annotated[bool, typer.Option("--no-events", help="Leave out the last player-turn's moves and combats.")] = False,
+    svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", help="Write the map as a standalone SVG.")] = None,
+    page: Annotated[Optional[Path], typer.Option("--html", metavar="FILE", help="Write an offline page: hover units, click hexes, toggle layers.")] = None,
+) -> None:
+    """Draw your side's view as a hex map: in the terminal, or as SVG (--svg) or an offline page (--html)."""
+    from pbem.errors import BadInput
+    from pbem.game.folder import load_turn
+    from pbem.game.player import view_for
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.passphrase import open_key
+    from pbem.render.scene import build_scene
+
+    turn_file = load_turn(turn)
+    _, seen = view_for(turn_file, open_key(key, passphrase_env))
+    board = scenario_of(turn_file).board
+    if around is not None and not board.on_board(around):
+        raise BadInput(f"--around {around} is not a hex of this {board.cols}x{board.rows} map",
+                       hint=f"give a hex id CCRR from 0101 to {board.cols:02d}{board.rows:02d}")
+    scene = build_scene(seen, board, centre=around, radius=radius, show_zoc=zoc, show_events=not no_events)
+    if svg is None and page is None:
+        if plain:
+            from pbem.render.terminal import render_plain
+
+            typer.echo(render_plain(scene), nl=False)
+        else:
+            from rich.console import Console
+
+            from pbem.render.terminal import map_text, render
+
+            console = Console(highlight=False)
+            console.print(render(scene), soft_wrap=True)  # a map is never re-wrapped; a narrow terminal folds it
+            wide = max(map(len, map_text(scene).plain.splitlines()))
+            if console.is_terminal and wide > console.width:
+                typer.echo(f"the map is {wide} columns wide and your terminal {console.width}: "
+                           "zoom with --around HEX --radius N, or write --html FILE", err=True)
+        return
+    if svg is not None:
+        from pbem.render.svg import render_svg
+
+        _write(svg, render_svg(scene))
+    if page is not None:
+        from pbem.render.html import render_html
+
+        _write(page, render_html(scene))

@@ -1,0 +1,338 @@
+"""What a map of a view shows: hexes, features, counters, zones of control, last player-turn's events.
+
+Built from the holder's view (the JSON sealed to his side) and the
+scenario's board, and from nothing else: every renderer draws a
+:class:`Scene`, so no drawing can show what the view does not hold.
+
+Hidden units: a view unit without ``kind`` or strengths is drawn as a hidden
+marker (``?``).  Views do not hide units yet (limited intelligence is still to
+come, :mod:`pbem.game.views`); when they do, the units they leave vague become
+markers here and the renderers need no change.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.engine import hexes
+from pbem.engine.board import Board
+from pbem.engine.hexes import Hex
+from pbem.model.common import ELIMINATED, OFFMAP
+from pbem.render.layout import Layout, around
+
+TERRAIN_LETTERS = {"clear": ".", "town": "T", "broken": "B", "rough": "R", "mountain": "M"}
+KIND_LETTERS = {
+    "infantry": "I", "cavalry": "C", "engineer": "E", "recon": "R",
+    "armor": "A", "artillery": "G", "airassault": "P",
+}
+SEA_LETTER = "~"
+TRACK_KINDS = ("moved", "entered", "retreated", "advanced", "displaced")
+
+
+def terrain_letter(name: str) -> str:
+    return TERRAIN_LETTERS.get(name, name[:1].upper() or "?")
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A unit as the holder sees it: every field but ``id``, ``side`` and ``hex`` may be unknown."""
+
+    id: str
+    side: str
+    hex: str
+    kind: str | None = None
+    attack: int | None = None
+    defense: int | None = None
+    move: int | None = None
+    barrage: int | None = None
+    fpf: int | None = None
+    range: int | None = None
+    name: str | None = None
+    entry: str | None = None
+    no_fpf: bool = False
+
+    @property
+    def hidden(self) -> bool:
+        return self.kind is None or self.defense is None
+
+    @property
+    def artillery(self) -> bool:
+        return self.kind == "artillery"
+
+    @property
+    def letter(self) -> str:
+        return "?" if self.hidden else KIND_LETTERS.get(self.kind, self.kind[:1].upper())
+
+    @property
+    def strengths(self) -> str:
+        """As printed on the counter (3.0): ``5-5-5``, or ``3-2-6/1-4`` for artillery; ``?`` when hidden."""
+        if self.hidden:
+            return "?"
+        if self.artillery:
+            return f"{self.barrage or 0}-{self.fpf or 0}-{self.range or 0}/{self.defense}-{self.move or 0}"
+        return f"{self.attack or 0}-{self.defense}-{self.move or 0}"
+
+    @property
+    def short(self) -> str:
+        """Combat strengths in the fewest characters: attack (barrage) and defense."""
+        if self.hidden:
+            return "?"
+        first = self.barrage if self.artillery else self.attack
+        return f"{first or 0}-{self.defense}" if (first or 0) < 10 and self.defense < 10 else f"{first or 0}{self.defense}"
+
+    def details(self) -> dict[str, Any]:
+        """What a page shows when the pointer rests on the counter."""
+        shown = {"id": self.id, "side": self.side, "hex": self.hex}
+        if self.hidden:
+            shown["kind"] = "hidden unit"
+            return shown
+        shown.update(kind=self.kind, strengths=self.strengths)
+        for key in ("name", "entry"):
+            if getattr(self, key):
+                shown[key] = getattr(self, key)
+        if self.no_fpf:
+            shown["note"] = "no FPF this phase (8.41)"
+        return shown
+
+
+def counter_from(unit: dict[str, Any], where: str, no_fpf: bool) -> Counter:
+    """A view's unit entry as a counter; absent fields stay unknown (a hidden unit)."""
+    known = {k: unit.get(k) for k in ("kind", "attack", "defense", "move", "barrage", "fpf", "range", "name", "entry")}
+    return Counter(id=unit["id"], side=unit["side"], hex=where, no_fpf=no_fpf, **known)
+
+
+@dataclass(frozen=True)
+class Track:
+    """A unit's path in the last player-turn: a move, a landing, a retreat, an advance, a displacement."""
+
+    kind: str
+    unit: str
+    hexes: tuple[Hex, ...]
+    """From the start hex to the last hex entered."""
+    eliminated: bool = False
+
+
+@dataclass(frozen=True)
+class CombatMark:
+    """One combat of the last player-turn, placed where it was fought."""
+
+    index: int
+    attackers: tuple[Hex, ...]
+    defenders: tuple[Hex, ...]
+    result: str
+    """The table entry read, or ``cancelled``."""
+    text: str
+
+
+@dataclass
+class Scene:
+    """Everything to draw, and nothing the view does not hold."""
+
+    holder: str
+    title: str
+    status: str
+    board: Board
+    layout: Layout
+    counters: dict[Hex, list[Counter]]
+    off_map: list[Counter]
+    eliminated: list[Counter]
+    enemy: str | None
+    zoc: frozenset[Hex]
+    tracks: list[Track] = field(default_factory=list)
+    combats: list[CombatMark] = field(default_factory=list)
+    report: list[str] = field(default_factory=list)
+    show_zoc: bool = False
+    show_events: bool = True
+
+    @property
+    def shown(self) -> tuple[Hex, ...]:
+        return self.layout.shown
+
+    @property
+    def shown_set(self) -> frozenset[Hex]:
+        return frozenset(self.layout.shown)
+
+    def all_counters(self) -> list[Counter]:
+        """Counters in the hexes shown, hex by hex."""
+        return [c for h in self.shown for c in self.counters.get(h, [])]
+
+    def roster(self) -> list[Counter]:
+        """Every unit of the view for the unit lists: US then Japanese; on the map shown, then off it, then eliminated."""
+        everyone = self.all_counters() + self.off_map + self.eliminated
+        return [c for side in ("US", "JP") for c in everyone if c.side == side]
+
+    # -- what the map holds, hex by hex -------------------------------------------
+    def terrain_name(self, h: Hex) -> str:
+        return "sea" if h in self.board.sea else self.board.terrain(h).name
+
+    def places_at(self, h: Hex) -> list[str]:
+        return sorted(name for name, where in self.board.places.items() if where == h)
+
+    def areas_at(self, h: Hex) -> list[str]:
+        return sorted(name for name, members in self.board.spec.areas.items() if h in members)
+
+    def control(self, h: Hex) -> str:
+        """Who holds a hex, as far as the view shows: occupation, then zones of control (6.11)."""
+        here = {c.side for c in self.counters.get(h, [])}
+        if here:
+            return f"occupied by {'/'.join(sorted(here))}"
+        near = sorted({c.side for n in hexes.neighbours(h) for c in self.counters.get(n, [])})
+        if len(near) == 2:
+            return "in both sides' zones of control"
+        if near:
+            return f"in the {near[0]} zone of control"
+        return "nobody's"
+
+    def hex_info(self, h: Hex) -> dict[str, Any]:
+        """Terrain, costs and features of a hex, for the page's hex panel."""
+        board = self.board
+        info: dict[str, Any] = {"hex": h, "terrain": self.terrain_name(h)}
+        if h not in board.sea:
+            terrain = board.terrain(h)
+            info["cost"] = f"{terrain.cost} MP to enter (5.21)"
+            info["line"] = f"{terrain.crt} line when defending (7.43)"
+            if not terrain.armor:
+                info["armor"] = "armor only along a road or trail (5.25)"
+        features = []
+        if h in board.road_hexes:
+            features.append("road (½ MP along it, 5.22)")
+        if h in board.trail_hexes:
+            features.append("trail (1 MP along it)")
+        rivers = [n for n in board.neighbours(h) if board.river_between(h, n)]
+        if rivers:
+            features.append(f"river hexside towards {', '.join(rivers)} (+{board.river_cost} MP)")
+        walls = [n for n in board.neighbours(h) if board.prohibited_between(h, n)]
+        if walls:
+            features.append(f"no crossing towards {', '.join(walls)}")
+        if h in board.beaches:
+            features.append("beach (12.21)")
+        if h in board.edges:
+            features.append("map-edge entry hex (12.23)")
+        if h in board.spec.exits:
+            features.append("exit hex")
+        for name in self.areas_at(h):
+            features.append(f"entry area {name}")
+        info["features"] = features
+        info["places"] = self.places_at(h)
+        info["control"] = self.control(h)
+        info["units"] = [c.id for c in self.counters.get(h, [])]
+        return info
+
+
+def _locations_at_each_combat(events: list[dict], final: dict[str, str]) -> dict[int, dict[str, str]]:
+    """Where every unit stood when each combat was fought, undoing the later events from the end."""
+    where = dict(final)
+    at: dict[int, dict[str, str]] = {}
+    for e in reversed(events):
+        kind = e["type"]
+        if kind == "combat":
+            at[e["index"]] = dict(where)
+        elif kind in ("moved", "retreated", "advanced", "displaced"):
+            where[e["unit"]] = e["from"]
+        elif kind == "entered":
+            where[e["unit"]] = OFFMAP
+        elif kind == "eliminated":
+            where[e["unit"]] = e["hex"]
+    return at
+
+
+def _tracks(events: list[dict]) -> list[Track]:
+    found = []
+    for e in events:
+        kind = e["type"]
+        if kind == "entered":
+            found.append(Track(kind, e["unit"], (e["hex"], *e["path"])))
+        elif kind == "displaced":
+            found.append(Track(kind, e["unit"], (e["from"], e["to"])))
+        elif kind in TRACK_KINDS and e.get("path"):
+            found.append(Track(kind, e["unit"], (e["from"], *e["path"]), bool(e.get("eliminated"))))
+    return found
+
+
+def _combats(events: list[dict], final: dict[str, str]) -> list[CombatMark]:
+    from pbem.game.narrate import describe
+
+    at = _locations_at_each_combat(events, final)
+    marks = []
+    for e in events:
+        if e["type"] != "combat":
+            continue
+        where = at[e["index"]]
+        attackers = tuple(dict.fromkeys(where[u] for u in e["attackers"] + e["barrage"] if where.get(u, OFFMAP) not in (OFFMAP, ELIMINATED)))
+        defenders = tuple(dict.fromkeys(where[u] for u in e["defenders"] if where.get(u, OFFMAP) not in (OFFMAP, ELIMINATED)))
+        marks.append(CombatMark(e["index"], attackers, defenders, e["result"], describe(e) or ""))
+    return marks
+
+
+def _report(last: dict | None) -> list[str]:
+    from pbem.game.narrate import describe
+
+    if not last:
+        return []
+    verdict = "orders carried out" if last["valid"] else "orders REJECTED: nothing was applied"
+    lines = [f"Last player-turn ({last['side']}): {verdict}"]
+    lines += [f"rule {p['rule']}: {p['message']}" for p in last.get("problems", [])]
+    lines += [text.strip() for text in map(describe, last.get("events", [])) if text]
+    return lines
+
+
+def build_scene(
+    view: dict[str, Any],
+    board: Board,
+    *,
+    centre: Hex | None = None,
+    radius: int | None = None,
+    show_zoc: bool = False,
+    show_events: bool = True,
+    north: str | None = None,
+) -> Scene:
+    """The scene of ``view`` on ``board``: the whole map, or the hexes within ``radius`` of ``centre``."""
+    state = view["state"]
+    position = state["position"]
+    no_fpf = set(state.get("no_fpf", []))
+    units = {u["id"]: u for u in state["units"]}
+    counters: dict[Hex, list[Counter]] = defaultdict(list)
+    off_map, eliminated = [], []
+    for uid, where in state["locations"].items():
+        counter = counter_from(units[uid], where, uid in no_fpf)
+        if where == OFFMAP:
+            off_map.append(counter)
+        elif where == ELIMINATED:
+            eliminated.append(counter)
+        else:
+            counters[where].append(counter)
+    shown = around(centre, radius, board.on_board) if centre else board.all_hexes
+    display = board.spec.display
+    layout = Layout(shown, north or (display.north if display else "up"))
+    holder = view["side"]
+    enemy = {"US": "JP", "JP": "US"}.get(holder) or {"US": "JP", "JP": "US"}.get(view.get("awaiting") or "")
+    zoc = frozenset(
+        n for h, here in counters.items() if any(c.side == enemy for c in here) for n in board.neighbours(h)
+    )
+    last = view.get("last")
+    events = (last or {}).get("events", [])
+    if view["over"]:
+        status = f"The game is over (after Game-Turn {position['turn'] - 1})."
+    else:
+        status = f"Game-Turn {position['turn']}: {view['awaiting']} to move."
+    gsp = position.get("gsp", {})
+    status += f" Ground Support left: US {gsp.get('US', 0)}, JP {gsp.get('JP', 0)}."
+    return Scene(
+        holder=holder,
+        title=f"Turn file {view['seq']}, {holder}'s view",
+        status=status,
+        board=board,
+        layout=layout,
+        counters=dict(counters),
+        off_map=off_map,
+        eliminated=eliminated,
+        enemy=enemy,
+        zoc=zoc,
+        tracks=_tracks(events),
+        combats=_combats(events, state["locations"]),
+        report=_report(last),
+        show_zoc=show_zoc,
+        show_events=show_events,
+    )

@@ -1,0 +1,270 @@
+"""The map as a standalone SVG, drawn with the standard library alone (``xml.etree``), as python-chess draws its boards.
+
+Layers, bottom to top: terrain fills with hex numbers; beaches, entry areas,
+exits and edges; rivers and prohibited hexsides on the hexsides; roads and
+trails as lines through hex centres; places; enemy zones of control;
+counters in the NATO style with their strengths; the last player-turn's
+moves, retreats and advances as paths and its combats as arrows with their
+result; a compass rose.  Every element drawn for a hex, unit or feature
+carries a class and ``data-`` attributes naming it, so that the page
+(:mod:`.html`) can make it live and the tests can count it.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from pbem.engine.hexes import Hex
+from pbem.render.scene import Counter, Scene
+
+RADIUS = 36
+MARGIN = 28
+HEADER = 34
+
+TERRAIN_FILL = {
+    "clear": "#e8efd0", "town": "#d9c7a6", "broken": "#c6d79a", "rough": "#c9a974",
+    "mountain": "#a98a6a", "sea": "#9cc4e4",
+}
+SIDE_FILL = {"US": "#a9c8ea", "JP": "#f2b19c"}
+TRACK_COLOUR = {"moved": "#1f4f8f", "entered": "#1f4f8f", "retreated": "#c0392b", "advanced": "#1e8449", "displaced": "#7d3c98"}
+STYLE = """
+.hex { stroke: #6b6b6b; stroke-width: 0.8; }
+.hex-id { font: 9px sans-serif; fill: #444; text-anchor: middle; }
+.river { stroke: #2e7ad1; stroke-width: 4; stroke-linecap: round; }
+.prohibited { stroke: #b03030; stroke-width: 4; stroke-dasharray: 3 2; }
+.road { stroke: #7b4a12; stroke-width: 3.2; stroke-linecap: round; }
+.trail { stroke: #7b4a12; stroke-width: 1.8; stroke-dasharray: 4 3; stroke-linecap: round; }
+.beach { fill: none; stroke: #e0b341; stroke-width: 3; stroke-dasharray: 2 2; }
+.edge, .exit { fill: #555; }
+.area-label, .place-name { font: bold 9px sans-serif; text-anchor: middle; }
+.place-name { fill: #222; paint-order: stroke; stroke: #fff; stroke-width: 2.5px; }
+.area-label { fill: #8a5a00; }
+.place { fill: #222; }
+.zoc { fill: url(#zoc-hatch); stroke: none; pointer-events: none; }
+.counter rect.body { stroke: #222; stroke-width: 1; }
+.counter .symbol { fill: none; stroke: #111; stroke-width: 1.1; }
+.counter .strengths { font: bold 9px sans-serif; text-anchor: middle; fill: #111; }
+.counter .hidden-mark { font: bold 15px sans-serif; text-anchor: middle; fill: #111; }
+.track { fill: none; stroke-width: 2.2; stroke-linecap: round; stroke-linejoin: round; opacity: 0.85; }
+.combat line { stroke: #d35400; stroke-width: 2.6; }
+.combat text { font: bold 11px sans-serif; fill: #fff; text-anchor: middle; }
+.combat rect { fill: #d35400; }
+.compass text { font: bold 12px sans-serif; text-anchor: middle; }
+.title { font: bold 13px sans-serif; }
+.status { font: 10px sans-serif; fill: #333; }
+"""
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _points(points) -> str:
+    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
+
+
+class _Pen:
+    """Scene coordinates (hex radii, from 0,0) to SVG pixels."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.layout = scene.layout
+
+    def xy(self, point: tuple[float, float]) -> tuple[float, float]:
+        return MARGIN + point[0] * RADIUS, HEADER + MARGIN + point[1] * RADIUS
+
+    def centre(self, h: Hex) -> tuple[float, float]:
+        return self.xy(self.layout.centre(h))
+
+    def corners(self, h: Hex, scale: float = 1.0) -> list[tuple[float, float]]:
+        cx, cy = self.centre(h)
+        return [(cx + (x - cx) * scale, cy + (y - cy) * scale) for x, y in map(self.xy, self.layout.corners(h))]
+
+
+def _defs(svg: ET.Element) -> None:
+    defs = ET.SubElement(svg, "defs")
+    ET.SubElement(defs, "style").text = STYLE
+    hatch = ET.SubElement(defs, "pattern", {"id": "zoc-hatch", "patternUnits": "userSpaceOnUse", "width": "6", "height": "6", "patternTransform": "rotate(45)"})
+    ET.SubElement(hatch, "line", {"x1": "0", "y1": "0", "x2": "0", "y2": "6", "stroke": "#c0392b", "stroke-width": "2", "stroke-opacity": "0.55"})
+    for kind, colour in {**TRACK_COLOUR, "combat": "#d35400"}.items():
+        marker = ET.SubElement(defs, "marker", {"id": f"arrow-{kind}", "viewBox": "0 0 10 10", "refX": "8", "refY": "5",
+                                                "markerWidth": "5", "markerHeight": "5", "orient": "auto-start-reverse"})
+        ET.SubElement(marker, "path", {"d": "M0,0 L10,5 L0,10 z", "fill": colour})
+
+
+def _hexes(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    group = ET.SubElement(svg, "g", {"class": "hexes"})
+    for h in scene.shown:
+        terrain = scene.terrain_name(h)
+        ET.SubElement(group, "polygon", {"class": f"hex terrain-{terrain}", "data-hex": h, "points": _points(pen.corners(h)),
+                                         "fill": TERRAIN_FILL.get(terrain, "#dddddd")})
+        cx, cy = pen.centre(h)
+        ET.SubElement(group, "text", {"class": "hex-id", "x": _fmt(cx), "y": _fmt(cy - RADIUS * 0.6)}).text = h
+
+
+def _side_lines(svg: ET.Element, scene: Scene, layer: str, kinds, ends) -> None:
+    """One line per hexside of each kind with both hexes shown, from ``ends(a, b)`` in pixels."""
+    shown = scene.shown_set
+    group = ET.SubElement(svg, "g", {"class": layer})
+    for kind, sides in kinds:
+        for a, b in sorted(sorted(s) for s in sides):
+            if a in shown and b in shown:
+                (x1, y1), (x2, y2) = ends(a, b)
+                ET.SubElement(group, "line", {"class": kind, "data-hexside": f"{a}-{b}", "x1": _fmt(x1), "y1": _fmt(y1), "x2": _fmt(x2), "y2": _fmt(y2)})
+
+
+def _hexsides(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    """Rivers and prohibited hexsides, drawn on the hexside itself."""
+    kinds = (("river", scene.board.rivers), ("prohibited", scene.board.prohibited))
+    _side_lines(svg, scene, "hexsides", kinds, lambda a, b: tuple(map(pen.xy, scene.layout.hexside(a, b))))
+
+
+def _ways(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    """Roads and trails, from hex centre to hex centre across each hexside they cross."""
+    kinds = (("trail", scene.board.trail_sides), ("road", scene.board.road_sides))
+    _side_lines(svg, scene, "ways", kinds, lambda a, b: (pen.centre(a), pen.centre(b)))
+
+
+def _entries(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    """Beaches, map-edge entry hexes, exits and named entry areas."""
+    board = scene.board
+    group = ET.SubElement(svg, "g", {"class": "entries"})
+    for h in scene.shown:
+        cx, cy = pen.centre(h)
+        if h in board.beaches:
+            ET.SubElement(group, "polygon", {"class": "beach", "data-hex": h, "points": _points(pen.corners(h, 0.82))})
+        if h in board.edges:
+            r = RADIUS * 0.12
+            ET.SubElement(group, "polygon", {"class": "edge", "data-hex": h, "points": _points([(cx - RADIUS * 0.75, cy - r), (cx - RADIUS * 0.75, cy + r), (cx - RADIUS * 0.55, cy)])})
+        if h in board.spec.exits:
+            r = RADIUS * 0.12
+            ET.SubElement(group, "polygon", {"class": "exit", "data-hex": h, "points": _points([(cx + RADIUS * 0.55, cy - r), (cx + RADIUS * 0.55, cy + r), (cx + RADIUS * 0.75, cy)])})
+        areas = scene.areas_at(h)
+        if areas:
+            ET.SubElement(group, "text", {"class": "area-label", "data-hex": h, "x": _fmt(cx), "y": _fmt(cy + RADIUS * 0.75)}).text = "/".join(areas)
+
+
+def _places(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    shown = scene.shown_set
+    group = ET.SubElement(svg, "g", {"class": "places"})
+    for name, h in sorted(scene.board.places.items(), key=lambda p: (p[1], p[0])):
+        if h not in shown:
+            continue
+        cx, cy = pen.centre(h)
+        mark = ET.SubElement(group, "g", {"class": "place", "data-place": name, "data-hex": h})
+        if "airfield" in name.lower():
+            ET.SubElement(mark, "path", {"d": f"M{_fmt(cx - 9)},{_fmt(cy - RADIUS * 0.32)} h18 M{_fmt(cx)},{_fmt(cy - RADIUS * 0.32 - 6)} v12",
+                                         "stroke": "#222", "stroke-width": "2.5"})
+        else:
+            ET.SubElement(mark, "circle", {"cx": _fmt(cx), "cy": _fmt(cy - RADIUS * 0.32), "r": "3.5"})
+        ET.SubElement(mark, "text", {"class": "place-name", "x": _fmt(cx), "y": _fmt(cy + RADIUS * 0.86)}).text = name
+
+
+def _zoc(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    group = ET.SubElement(svg, "g", {"class": "zoc-layer", "data-side": scene.enemy or ""})
+    if not scene.show_zoc:
+        group.set("display", "none")
+    for h in scene.shown:
+        if h in scene.zoc and h not in scene.board.sea:
+            ET.SubElement(group, "polygon", {"class": "zoc", "data-hex": h, "points": _points(pen.corners(h, 0.96))})
+
+
+def _symbol(group: ET.Element, kind: str | None, x: float, y: float, w: float, h: float) -> None:
+    """The NATO unit symbol in a ``w`` by ``h`` frame at ``x,y``."""
+    frame = ET.SubElement(group, "rect", {"class": "symbol", "x": _fmt(x), "y": _fmt(y), "width": _fmt(w), "height": _fmt(h)})
+    frame.set("data-kind", kind or "hidden")
+    cross = f"M{_fmt(x)},{_fmt(y)} L{_fmt(x + w)},{_fmt(y + h)} M{_fmt(x)},{_fmt(y + h)} L{_fmt(x + w)},{_fmt(y)}"
+    if kind in ("infantry", "airassault"):
+        ET.SubElement(group, "path", {"class": "symbol", "d": cross})
+        if kind == "airassault":
+            ET.SubElement(group, "path", {"class": "symbol", "d": f"M{_fmt(x + w * 0.3)},{_fmt(y + h * 0.85)} q{_fmt(w * 0.2)},{_fmt(-h * 0.3)} {_fmt(w * 0.4)},0"})
+    elif kind in ("cavalry", "recon"):
+        ET.SubElement(group, "path", {"class": "symbol", "d": f"M{_fmt(x)},{_fmt(y + h)} L{_fmt(x + w)},{_fmt(y)}"})
+    elif kind == "armor":
+        ET.SubElement(group, "rect", {"class": "symbol", "x": _fmt(x + w * 0.2), "y": _fmt(y + h * 0.25), "width": _fmt(w * 0.6),
+                                      "height": _fmt(h * 0.5), "rx": _fmt(h * 0.25)})
+    elif kind == "artillery":
+        ET.SubElement(group, "circle", {"cx": _fmt(x + w / 2), "cy": _fmt(y + h / 2), "r": _fmt(h * 0.18), "fill": "#111"})
+    elif kind == "engineer":
+        ET.SubElement(group, "path", {"class": "symbol", "d": f"M{_fmt(x + w * 0.25)},{_fmt(y + h * 0.7)} v{_fmt(-h * 0.35)} h{_fmt(w * 0.5)} v{_fmt(h * 0.35)} "
+                                                            f"M{_fmt(x + w * 0.5)},{_fmt(y + h * 0.35)} v{_fmt(h * 0.35)}"})
+
+
+def _counter(parent: ET.Element, c: Counter, cx: float, cy: float) -> None:
+    w, h = RADIUS * 1.05, RADIUS * 0.9
+    group = ET.SubElement(parent, "g", {"class": f"counter side-{c.side}", "data-unit": c.id, "data-hex": c.hex})
+    ET.SubElement(group, "title").text = f"{c.id} ({c.side}): " + ("hidden unit" if c.hidden else f"{c.kind} {c.strengths}")
+    ET.SubElement(group, "rect", {"class": "body", "x": _fmt(cx - w / 2), "y": _fmt(cy - h / 2), "width": _fmt(w), "height": _fmt(h),
+                                  "rx": "2", "fill": SIDE_FILL.get(c.side, "#ddd")})
+    if c.hidden:
+        ET.SubElement(group, "text", {"class": "hidden-mark", "x": _fmt(cx), "y": _fmt(cy + 5)}).text = "?"
+        return
+    _symbol(group, c.kind, cx - w * 0.3, cy - h * 0.4, w * 0.6, h * 0.42)
+    ET.SubElement(group, "text", {"class": "strengths", "x": _fmt(cx), "y": _fmt(cy + h * 0.38)}).text = c.strengths
+
+
+def _counters(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    group = ET.SubElement(svg, "g", {"class": "counters"})
+    for h in scene.shown:
+        here = scene.counters.get(h, [])
+        cx, cy = pen.centre(h)
+        step = RADIUS * 0.14
+        for i, c in enumerate(reversed(here)):  # the first unit listed lies on top
+            back = len(here) - 1 - i
+            _counter(group, c, cx + back * step - (len(here) - 1) * step / 2, cy + RADIUS * 0.08 - back * step + (len(here) - 1) * step / 2)
+
+
+def _events(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    group = ET.SubElement(svg, "g", {"class": "events-layer"})
+    if not scene.show_events:
+        group.set("display", "none")
+    shown = scene.shown_set
+    for n, t in enumerate(scene.tracks):
+        points = [pen.centre(h) for h in t.hexes if h in shown]
+        if len(points) < 2:
+            continue
+        wobble = (n % 3 - 1) * 3  # paths sharing hexes stay apart
+        ET.SubElement(group, "polyline", {"class": f"track {t.kind}", "data-unit": t.unit, "data-kind": t.kind,
+                                          "points": _points((x + wobble, y + wobble) for x, y in points), "stroke": TRACK_COLOUR[t.kind],
+                                          "marker-end": f"url(#arrow-{t.kind})"})
+    for c in scene.combats:
+        if not c.defenders or c.defenders[0] not in shown:
+            continue
+        mark = ET.SubElement(group, "g", {"class": "combat", "data-combat": str(c.index), "data-result": c.result})
+        ET.SubElement(mark, "title").text = c.text
+        tx, ty = pen.centre(c.defenders[0])
+        for a in c.attackers:
+            if a in shown and a != c.defenders[0]:
+                ax, ay = pen.centre(a)
+                ET.SubElement(mark, "line", {"x1": _fmt(ax), "y1": _fmt(ay), "x2": _fmt(ax + (tx - ax) * 0.7), "y2": _fmt(ay + (ty - ay) * 0.7),
+                                             "marker-end": "url(#arrow-combat)"})
+        ET.SubElement(mark, "rect", {"x": _fmt(tx - 15), "y": _fmt(ty - RADIUS * 0.95), "width": "30", "height": "14", "rx": "3"})
+        ET.SubElement(mark, "text", {"x": _fmt(tx), "y": _fmt(ty - RADIUS * 0.95 + 11)}).text = c.result
+
+
+def _compass(svg: ET.Element, width: float) -> None:
+    x, y = width - MARGIN - 4, HEADER + 6
+    group = ET.SubElement(svg, "g", {"class": "compass"})
+    ET.SubElement(group, "path", {"d": f"M{_fmt(x)},{_fmt(y)} l6,18 l-6,-5 l-6,5 z", "fill": "#222"})
+    ET.SubElement(group, "text", {"x": _fmt(x), "y": _fmt(y - 3)}).text = "N"
+
+
+def build_svg(scene: Scene) -> ET.Element:
+    """The scene as an ``<svg>`` element."""
+    pen = _Pen(scene)
+    w, h = scene.layout.size
+    width, height = 2 * MARGIN + w * RADIUS, HEADER + 2 * MARGIN + h * RADIUS
+    svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "class": "pbem-map",
+                             "viewBox": f"0 0 {_fmt(width)} {_fmt(height)}", "width": _fmt(width), "height": _fmt(height)})
+    _defs(svg)
+    ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": _fmt(width), "height": _fmt(height), "fill": "#fbfaf5"})
+    ET.SubElement(svg, "text", {"class": "title", "x": str(MARGIN), "y": "20"}).text = scene.title
+    ET.SubElement(svg, "text", {"class": "status", "x": str(MARGIN), "y": "34"}).text = scene.status
+    for layer in (_hexes, _entries, _hexsides, _ways, _places, _zoc, _counters, _events):
+        layer(svg, scene, pen)
+    _compass(svg, width)
+    return svg
+
+
+def render_svg(scene: Scene) -> str:
+    """The scene as a standalone SVG document."""
+    return ET.tostring(build_svg(scene), encoding="unicode") + "\n"

@@ -1,0 +1,219 @@
+"""The map in a terminal: hexes as two-line text cells, in colour (rich) or plain ASCII for a mail body.
+
+Each hex is a cell five characters wide and two lines high, with one
+character between cells::
+
+    0605T     line 1: hex number and a mark (terrain letter, or an event or zone mark)
+    C5-5~     line 2: the counter (or the hex's features) and its lower hexside
+
+Cells are offset as the hexes are (:meth:`Layout.cell`), so every cell
+touches exactly its neighbours' cells; the character between two cells, and
+the last one of a cell's second line, draw the hexside there (``~`` river,
+``#`` no crossing).  Counters show the kind letter — upper case US, lower
+case Japanese, ``?`` a hidden unit — then attack (barrage) and defense.
+The plain rendering is the colour one with the colours left out.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from pbem.engine.hexes import Hex
+from pbem.render.scene import SEA_LETTER, Counter, Scene, terrain_letter
+
+WIDTH, HEIGHT, GAP = 6, 2, 1
+CONTENT = WIDTH - GAP
+
+TERRAIN_STYLE = {
+    "clear": "on #3a4a2a", "town": "on #6b5a3a", "broken": "on #4f5f2f", "rough": "on #6a5030",
+    "mountain": "on #5a3a2a", "sea": "on #1f3f6f",
+}
+SIDE_STYLE = {"US": "bold #ffffff on #2f5f9f", "JP": "bold #ffffff on #a02f2f"}
+MARK_STYLE = {"X": "bold #ffff00", "r": "bold #ff9f3f", "a": "bold #9fff9f", "z": "bold #ff6f6f"}
+HEXSIDE_STYLE = {"~": "bold #5fafff", "#": "bold #ff5f5f"}
+PLAIN_ASCII = str.maketrans({"→": ">", "—": "-", "½": "1/2", "×": "x", "–": "-", "…": "..."})
+
+LEGEND = [
+    "Terrain: . clear  T town  B broken  R rough  M mountain  ~ sea  (other: initial)",
+    "Hexsides: ~ river  # no crossing.  Hexes without units: = road  - trail  b beach",
+    "  * named place  x exit hex  e entry hex (map edge or entry area)",
+    "Counters: kind, then attack-defense (artillery: barrage-defense): I infantry",
+    "  C cavalry  E engineer  R recon  A armor  G artillery  P air assault;",
+    "  UPPER CASE = US, lower case = JP, ? = hidden unit, C+2 = cavalry and 2 more",
+    "After the hex number: X combat fought  r retreat ended  a advance ended",
+    "  z enemy zone of control (with --zoc)",
+]
+
+
+def _counter_text(here: list[Counter]) -> str:
+    top = here[0]
+    letter = top.letter if top.side == "US" else top.letter.lower()
+    if len(here) > 1:
+        return f"{letter}+{len(here) - 1}"
+    return (letter + top.short)[:4] if not top.hidden else letter
+
+
+def _features(scene: Scene, h: Hex) -> str:
+    board = scene.board
+    marks = ""
+    if h in board.road_hexes:
+        marks += "="
+    if h in board.trail_hexes:
+        marks += "-"
+    if h in board.beaches:
+        marks += "b"
+    if scene.places_at(h):
+        marks += "*"
+    if h in board.spec.exits:
+        marks += "x"
+    if h in board.edges or scene.areas_at(h):
+        marks += "e"
+    return marks[:4]
+
+
+def _marks(scene: Scene) -> dict[Hex, str]:
+    """The mark shown after a hex number: events of the last player-turn, then zones of control."""
+    marks: dict[Hex, str] = {}
+    if scene.show_zoc:
+        for h in scene.zoc:
+            if not scene.counters.get(h):
+                marks[h] = "z"
+    if scene.show_events:
+        for t in scene.tracks:
+            if t.kind in ("retreated", "advanced"):
+                marks[t.hexes[-1]] = t.kind[0]
+        for c in scene.combats:
+            for h in c.defenders:
+                marks[h] = "X"
+    return marks
+
+
+class _Canvas:
+    """A grid of characters, each with a style."""
+
+    def __init__(self, lines: int, width: int) -> None:
+        self.chars = [[" "] * width for _ in range(lines)]
+        self.styles: list[list[str | None]] = [[None] * width for _ in range(lines)]
+
+    def put(self, line: int, col: int, text: str, style: str | None = None) -> None:
+        for i, ch in enumerate(text):
+            self.chars[line][col + i] = ch
+            self.styles[line][col + i] = style
+
+    def text(self) -> Text:
+        out = Text()
+        for n, (chars, styles) in enumerate(zip(self.chars, self.styles)):
+            if n:
+                out.append("\n")
+            end = max((i + 1 for i, (ch, style) in enumerate(zip(chars, styles)) if ch != " " or style), default=0)
+            for ch, style in zip(chars[:end], styles[:end]):
+                out.append(ch, style=style)
+        out.rstrip()
+        return out
+
+
+def _hexside_spots(flat: bool, owner: dict, h: Hex, line: int, col: int) -> list[tuple[tuple[int, int], Hex, Hex, str | None]]:
+    """The characters around a cell that draw hexsides: (where, one hex, the other, the plain boundary).
+
+    Right of the first line: the hexside with the cell to the right.  Last
+    character of the second line: the hexside with the cell below it.
+    Right of the second line: flat-topped, the hexside with the cell to the
+    right there; pointy-topped, whose right-hand neighbour is the same on
+    both lines, the lower-left hexside of that neighbour.
+    """
+    right, below = (line, col + WIDTH), (line + 2, col + CONTENT - 1)
+    spots = [((line, col + CONTENT), h, owner.get(right), "\\" if flat else "|"),
+             ((line + 1, col + CONTENT - 1), h, owner.get(below), None)]
+    if flat:
+        spots.append(((line + 1, col + CONTENT), h, owner.get((line + 1, col + WIDTH)), "/"))
+    else:
+        spots.append(((line + 1, col + CONTENT), owner.get((line + 1, col + WIDTH)), owner.get((line + 2, col + CONTENT)), "|"))
+    return spots
+
+
+def map_text(scene: Scene) -> Text:
+    """The map alone, as styled text."""
+    layout = scene.layout
+    cells = {h: layout.cell(h, WIDTH, HEIGHT) for h in scene.shown}
+    lines = max(line for line, _ in cells.values()) + HEIGHT
+    width = max(col for _, col in cells.values()) + WIDTH
+    owner: dict[tuple[int, int], Hex] = {}
+    for h, (line, col) in cells.items():
+        for dl in range(HEIGHT):
+            for dc in range(CONTENT):
+                owner[line + dl, col + dc] = h
+    canvas = _Canvas(lines, width)
+    marks = _marks(scene)
+    board = scene.board
+    for h, (line, col) in cells.items():
+        terrain = scene.terrain_name(h)
+        ground = TERRAIN_STYLE.get(terrain, "on #404040")
+        mark = marks.get(h) or (SEA_LETTER if h in board.sea else terrain_letter(terrain))
+        canvas.put(line, col, h, ground)
+        canvas.put(line, col + 4, mark, MARK_STYLE.get(mark, ground))
+        here = scene.counters.get(h, [])
+        if here:
+            canvas.put(line + 1, col, _counter_text(here).ljust(4), SIDE_STYLE.get(here[0].side))
+        else:
+            canvas.put(line + 1, col, _features(scene, h).ljust(4), ground)
+        canvas.put(line + 1, col + 4, " ", ground)
+        for spot, a, b, plain in _hexside_spots(layout.flat_topped, owner, h, line, col):
+            if a is None or b is None or a == b or b not in board.neighbours(a):
+                continue
+            side = "#" if board.prohibited_between(a, b) else "~" if board.river_between(a, b) else None
+            if side:
+                canvas.put(*spot, side, HEXSIDE_STYLE[side])
+            elif plain:
+                canvas.put(*spot, plain, "dim")
+    return canvas.text()
+
+
+def _unit_lines(scene: Scene) -> list[str]:
+    lines, side = [], None
+    for c in scene.roster():
+        if c.side != side:
+            side = c.side
+            lines.append(f"{side} units:")
+        where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else "")}.get(c.hex, c.hex)
+        kind = "hidden" if c.hidden else c.kind
+        flag = "  no FPF this phase (8.41)" if c.no_fpf else ""
+        lines.append(f"  {c.id:<14} {kind:<10} {c.strengths:<12} {where}{flag}")
+    return lines
+
+
+def _place_lines(scene: Scene) -> list[str]:
+    shown = scene.shown_set
+    board = scene.board
+    lines = []
+    places = [f"{name} {h}" for name, h in sorted(board.places.items(), key=lambda p: p[1]) if h in shown]
+    if places:
+        lines.append("Places: " + ", ".join(places))
+    for name, members in sorted(board.spec.areas.items()):
+        inside = [h for h in members if h in shown]
+        if inside:
+            lines.append(f"Entry area {name}: {' '.join(inside)}")
+    exits = [h for h in board.spec.exits if h in shown]
+    if exits:
+        lines.append(f"Exit hexes: {' '.join(exits)}")
+    return lines
+
+
+def render(scene: Scene) -> Text:
+    """The whole screen: title, compass, map, legend, places, units and the last player-turn."""
+    out = Text()
+    out.append(f"{scene.title}\n", style="bold")
+    out.append(f"{scene.status}\n")
+    out.append("N ^  (north is up)\n")
+    out.append_text(map_text(scene))
+    out.append("\n\n")
+    extra = _place_lines(scene) + [""] + _unit_lines(scene)
+    if scene.show_events and scene.report:
+        extra += [""] + scene.report
+    out.append("\n".join(LEGEND + [""] + extra))
+    return out
+
+
+def render_plain(scene: Scene) -> str:
+    """The same screen in plain ASCII: it survives an e-mail body."""
+    text = render(scene).plain.translate(PLAIN_ASCII)
+    return "\n".join(line.rstrip() for line in text.encode("ascii", "replace").decode("ascii").splitlines()) + "\n"
