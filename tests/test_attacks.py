@@ -39,11 +39,13 @@ def test_7_15_non_artillery_attacks_only_from_an_adjacent_hex():
     assert rules(out) == {"7.15"} and out["errors"][0]["unit"] == "us-2"
 
 
-def test_i18_a_unit_in_contact_aimed_only_at_distant_units_also_breaks_7_12():
-    # us-1 (0506) touches jp-1 (0507) but is listed against jp-2 (0509) alone.
+def test_i20_a_unit_in_contact_aimed_only_at_distant_units_breaks_7_15_not_7_12():
+    # us-1 (0506) touches jp-1 (0507) but is listed against jp-2 (0509) alone: it attacks (I20),
+    # wrongly (7.15); jp-1, next to units that attack elsewhere, is left unattacked (7.21, 7.11).
     units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0508"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
     out = run(case(units, attacks=[attack(["us-1", "us-2"], ["jp-2"])], dice=[3]))
-    assert {"7.15", "7.12", "7.11", "7.21"} <= rules(out)
+    assert rules(out) == {"7.15", "7.11", "7.21"}
+    assert {(e["rule"], e["unit"]) for e in out["errors"]} == {("7.15", "us-1"), ("7.11", "jp-1"), ("7.21", "jp-1")}
 
 
 def test_7_21_an_adjacent_enemy_left_unattacked():
@@ -97,10 +99,10 @@ def test_8_31_adjacent_artillery_must_attack_an_adjacent_enemy():
     assert joined["valid"]
 
 
-def test_8_31_adjacent_artillery_may_not_barrage_elsewhere_instead():
+def test_8_31_adjacent_artillery_must_attack():
     units = [art("us-a", "US", "0506"), inf("us-1", "US", "0406"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
-    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"]), {"barrage": ["us-a"], "defenders": ["jp-2"]}], dice=[3, 3]))
-    assert "8.31" in rules(out)
+    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"])], dice=[3]))
+    assert rules(out) == {"8.31"} and out["errors"][0]["unit"] == "us-a"
 
 
 def test_8_32_adjacent_artillery_attacks_only_units_it_touches():
@@ -155,7 +157,8 @@ def test_7_94_barraging_artillery_never_advances():
 
 
 def test_i18_adjacent_artillery_listed_against_a_unit_it_does_not_touch_breaks_8_32():
-    # us-a in 0506 touches jp-1 (0507) but barrages jp-2 (0509) instead.
+    # us-a in 0506 touches jp-1 (0507) but barrages jp-2 (0509) instead: 8.32, and not 8.31
+    # again, for a unit an attack lists attacks (I20).
     units = [art("us-a", "US", "0506"), inf("us-1", "US", "0406"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
     out = run(case(units, attacks=[attack(["us-1"], ["jp-1"]), {"barrage": ["us-a"], "defenders": ["jp-2"]}], dice=[3, 3]))
-    assert {"8.32", "8.31"} <= rules(out)
+    assert rules(out) == {"8.32"}

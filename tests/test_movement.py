@@ -197,7 +197,8 @@ def test_6_14_japanese_infantry_may_step_exactly_one_hex_out():
     one = run(case(units, moves=[move("jp-1", "0508")], phasing="JP"))
     assert one["valid"] and where(one, "jp-1") == "0508"
     two = run(case(units, moves=[move("jp-1", "0508", "0509")], phasing="JP"))
-    assert rules(two) == {"6.14"}
+    # I20: with its move faulty, jp-1 stands in 0507 for the combat check, next to us-1.
+    assert rules(two) == {"6.14", "7.11", "7.12"}
 
 
 def test_6_14_engineers_too_and_the_step_is_paid_for():
@@ -205,7 +206,7 @@ def test_6_14_engineers_too_and_the_step_is_paid_for():
     ok = run(case(units, moves=[move("jp-e", "0508")], phasing="JP", terrain={"0508": "broken"}))
     assert ok["valid"]
     over = run(case(units, moves=[move("jp-e", "0508")], phasing="JP", terrain={"0508": "rough"}))
-    assert rules(over) == {"5.13"}
+    assert rules(over) == {"5.13", "7.11", "7.12"}  # I20: jp-e stays in 0507, next to us-1
 
 
 # -- 12.2 reinforcements ----------------------------------------------------------

@@ -57,7 +57,7 @@ def check_orders(board: Board, ruleset: Ruleset, state: GameState, orders: Order
     units = state.unit_index()
     placement = Placement(units, state.locations)
     position = state.position
-    movement = check_moves(board, units, placement, position.phasing, position.phase, list(orders.moves))
+    movement = check_moves(board, units, placement, position.phasing, position.phase, list(orders.moves), ruleset)
     problems = list(movement.problems)
     problems += check_attacks(
         ruleset,
