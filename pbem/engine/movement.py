@@ -55,8 +55,13 @@ class _Checked:
     arrived_in_zoc: bool = False
 
 
-def _occupied_entry_rule(board: Board, hex_id: str) -> str:
-    """I23: an enemy in the entry hex breaks 12.21 on a beach, 5.12 anywhere else (an edge hex)."""
+def _occupied_entry_rule(board: Board, unit: Unit, hex_id: str) -> str:
+    """I23: an enemy in the entry hex breaks 12.21 for a unit coming ashore, 5.12 for one entering at an edge.
+
+    A unit entering by a named area goes by the hex: a beach hex is 12.21.
+    """
+    if unit.entry in ("beach", "edge"):
+        return "12.21" if unit.entry == "beach" else "5.12"
     return "12.21" if hex_id in board.beaches else "5.12"
 
 
@@ -106,7 +111,7 @@ class _MoveChecker:
             problems.append(Problem("12.2", unit.id, f"{unit.id} has no entry area (beach or edge), so it cannot be brought in."))
             return checked
         if self.placement.enemy_at(hex_id, unit.side):
-            problems.append(Problem(_occupied_entry_rule(self.board, hex_id), unit.id, f"{unit.id} cannot be placed in {hex_id}: an enemy unit is there (12.21, 5.12)."))
+            problems.append(Problem(_occupied_entry_rule(self.board, unit, hex_id), unit.id, f"{unit.id} cannot be placed in {hex_id}: an enemy unit is there (12.21, 5.12)."))
             return checked
         if unit.kind == "armor" and not (self.board.terrain(hex_id).armor or hex_id in self.board.road_hexes or hex_id in self.board.trail_hexes):
             problems.append(Problem("5.25", unit.id, f"armor {unit.id} cannot be placed in {hex_id} ({self.board.terrain(hex_id).name}) off a road or trail."))
