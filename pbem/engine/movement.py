@@ -165,12 +165,13 @@ class _MoveChecker:
                 problems.append(Problem("6.13", unit.id, f"Japanese {unit.kind} {unit.id} starts next to an American unit and may not leave {start} in the Movement Phase."))
         prev = start
         stop_hex = None  # the enemy-controlled hex where the move had to end (6.0)
+        overrun_told = False  # a 6.0 overrun is reported once; the move goes on being checked
         for step, hex_id in enumerate(path, 1):
             if one_step_only and step == 2:
                 problems.append(Problem("6.14", unit.id, f"{unit.id} starts next to an American unit, so it may move one hex only, not {len(path)}."))
-            elif stop_hex is not None and not one_step_only:
+            elif stop_hex is not None and not one_step_only and not overrun_told:
                 problems.append(Problem("6.0", unit.id, f"{unit.id} entered an enemy zone of control at {stop_hex} and must stop there, but its path goes on to {hex_id}."))
-                stop_hex = ""  # reported once; the move goes on being checked
+                overrun_told = True
             blocked = self._blocked(unit, prev, hex_id, step)
             if blocked:
                 problems.extend(blocked)
