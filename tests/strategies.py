@@ -68,6 +68,16 @@ def positions(draw, max_units=8) -> tuple[MapSpec, GameState]:
 
 
 @st.composite
+def random_walks(draw, start: str, hex_ids: list[str], max_steps: int = 5) -> list[str]:
+    """Up to ``max_steps`` hexes, each a neighbour of the one before or, half the time, any hex at all."""
+    path, here = [], start
+    for _ in range(draw(st.integers(0, max_steps))):
+        here = draw(st.sampled_from(hexes.neighbours(here) if draw(st.booleans()) else hex_ids))
+        path.append(here)
+    return path
+
+
+@st.composite
 def orders_for(draw, spec: MapSpec, state: GameState) -> Orders:
     """Orders that are often wrong: random walks, random attackers and defenders, unknown ids."""
     ids = [u.id for u in state.units] + ["nobody"]
@@ -75,14 +85,7 @@ def orders_for(draw, spec: MapSpec, state: GameState) -> Orders:
     moves = []
     for uid in draw(st.lists(st.sampled_from(ids), max_size=4)):
         start = state.locations.get(uid, "0101")
-        path = []
-        here = start if start not in ("offmap", "eliminated") else "0101"
-        for _ in range(draw(st.integers(0, 5))):
-            if draw(st.booleans()):
-                here = draw(st.sampled_from(hexes.neighbours(here)))
-            else:
-                here = draw(st.sampled_from(hex_ids))
-            path.append(here)
+        path = draw(random_walks(start if start not in ("offmap", "eliminated") else "0101", hex_ids))
         moves.append(Move(unit=uid, path=path))
     attacks = []
     for _ in range(draw(st.integers(0, 3))):
@@ -135,3 +138,44 @@ def valid_attack_orders(draw, spec: MapSpec, state: GameState) -> Orders:
         attacks.append(Attack(attackers=attackers, barrage=barrage, gsp=gsp, defenders=list(defenders), banzai=phasing == "JP" and draw(st.booleans()), advance=advance))
     draw(st.randoms()).shuffle(attacks)
     return Orders(attacks=attacks)
+
+
+# -- reinforcements, rulesets and orders that name them (for the I20 metamorphic tests) --
+
+@st.composite
+def rulesets(draw):
+    from pbem.model.ruleset import Ruleset
+
+    return Ruleset(edition=draw(st.sampled_from(["dg-2009", "spi-1975"])), exclusive=draw(st.sampled_from([None, "leyte"])))
+
+
+@st.composite
+def positions_with_reinforcements(draw, max_units=9) -> tuple[MapSpec, GameState]:
+    """As :func:`positions`, but some units wait off the map (beach, edge or air assault) and some are gone."""
+    spec, state = draw(positions(max_units=max_units))
+    roster, locations = [], dict(state.locations)
+    for unit in state.units:
+        fate = draw(st.sampled_from(["on", "on", "on", "offmap", "eliminated"]))
+        if fate == "offmap":
+            kind = "airassault" if draw(st.booleans()) and not unit.is_artillery else unit.kind
+            entry = draw(st.sampled_from(["beach", "edge", None]))
+            unit = unit.model_copy(update={"kind": kind, "entry": entry})
+        if fate != "on":
+            locations[unit.id] = fate
+        roster.append(unit)
+    return spec, state.model_copy(update={"units": tuple(roster), "locations": locations})
+
+
+@st.composite
+def entering_orders_for(draw, spec: MapSpec, state: GameState) -> Orders:
+    """:func:`orders_for`, with an ``enter`` hex (beach, edge or any) for most moves of units off the map."""
+    orders = draw(orders_for(spec, state))
+    on_board = [hexes.hex_id(c, r) for c in range(1, spec.cols + 1) for r in range(1, spec.rows + 1)]
+    places = spec.beaches + spec.edges + on_board
+    moves = []
+    for m in orders.moves:
+        if state.locations.get(m.unit) == "offmap" and draw(st.integers(0, 3)):
+            enter = draw(st.sampled_from(places))
+            m = Move(unit=m.unit, enter=enter, path=draw(random_walks(enter, on_board, max_steps=3)))
+        moves.append(m)
+    return orders.model_copy(update={"moves": moves})

@@ -39,11 +39,13 @@ def test_7_15_non_artillery_attacks_only_from_an_adjacent_hex():
     assert rules(out) == {"7.15"} and out["errors"][0]["unit"] == "us-2"
 
 
-def test_i18_a_unit_in_contact_aimed_only_at_distant_units_also_breaks_7_12():
-    # us-1 (0506) touches jp-1 (0507) but is listed against jp-2 (0509) alone.
+def test_i20_a_unit_in_contact_aimed_only_at_distant_units_breaks_7_15_not_7_12():
+    # us-1 (0506) touches jp-1 (0507) but is listed against jp-2 (0509) alone: it attacks (I20),
+    # wrongly (7.15); jp-1, next to units that attack elsewhere, is left unattacked (7.21, 7.11).
     units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0508"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
     out = run(case(units, attacks=[attack(["us-1", "us-2"], ["jp-2"])], dice=[3]))
-    assert {"7.15", "7.12", "7.11", "7.21"} <= rules(out)
+    assert rules(out) == {"7.15", "7.11", "7.21"}
+    assert {(e["rule"], e["unit"]) for e in out["errors"]} == {("7.15", "us-1"), ("7.11", "jp-1"), ("7.21", "jp-1")}
 
 
 def test_7_21_an_adjacent_enemy_left_unattacked():
@@ -97,10 +99,10 @@ def test_8_31_adjacent_artillery_must_attack_an_adjacent_enemy():
     assert joined["valid"]
 
 
-def test_8_31_adjacent_artillery_may_not_barrage_elsewhere_instead():
+def test_8_31_adjacent_artillery_must_attack():
     units = [art("us-a", "US", "0506"), inf("us-1", "US", "0406"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
-    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"]), {"barrage": ["us-a"], "defenders": ["jp-2"]}], dice=[3, 3]))
-    assert "8.31" in rules(out)
+    out = run(case(units, attacks=[attack(["us-1"], ["jp-1"])], dice=[3]))
+    assert rules(out) == {"8.31"} and out["errors"][0]["unit"] == "us-a"
 
 
 def test_8_32_adjacent_artillery_attacks_only_units_it_touches():
@@ -155,7 +157,49 @@ def test_7_94_barraging_artillery_never_advances():
 
 
 def test_i18_adjacent_artillery_listed_against_a_unit_it_does_not_touch_breaks_8_32():
-    # us-a in 0506 touches jp-1 (0507) but barrages jp-2 (0509) instead.
+    # us-a in 0506 touches jp-1 (0507) but barrages jp-2 (0509) instead: 8.32, and not 8.31
+    # again, for a unit an attack lists attacks (I20).
     units = [art("us-a", "US", "0506"), inf("us-1", "US", "0406"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
     out = run(case(units, attacks=[attack(["us-1"], ["jp-1"]), {"barrage": ["us-a"], "defenders": ["jp-2"]}], dice=[3, 3]))
-    assert {"8.32", "8.31"} <= rules(out)
+    assert rules(out) == {"8.32"}
+
+
+# -- I20: every problem, once ------------------------------------------------------
+
+def _errors(out):
+    return {(e["rule"], e["unit"]) for e in out["errors"]}
+
+
+def test_i20_a_unit_attacking_twice_is_checked_in_its_second_attack():
+    # us-1 (0506) and us-2 (0508) take jp-1 (0507), then both go again for jp-2 (0509), which us-1 does not touch.
+    units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0508"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0509")]
+    out = run(case(units, attacks=[attack(["us-1", "us-2"], ["jp-1"]), attack(["us-2", "us-1"], ["jp-2"])], dice=[3, 3]))
+    assert _errors(out) == {("7.14", "us-1"), ("7.14", "us-2"), ("7.15", "us-1")}
+
+
+def test_i20_a_defender_attacked_twice_still_counts_for_7_23():
+    # us-2 (0607) touches jp-1 (0507, already attacked) but not jp-3 (0609): 7.23, not 7.15, and no 7.12.
+    units = [inf("us-1", "US", "0506"), inf("us-2", "US", "0607"), inf("jp-1", "JP", "0507"), inf("jp-2", "JP", "0405"), inf("jp-3", "JP", "0609")]
+    out = run(case(units, attacks=[attack(["us-1"], ["jp-1", "jp-2"]), attack(["us-2"], ["jp-1", "jp-3"])], dice=[3, 3]))
+    assert _errors(out) == {("7.14", "jp-1"), ("7.23", "us-2")}
+
+
+def test_i20_a_unit_attacking_twice_still_makes_its_banzai_and_its_combined_barrage_legal():
+    # jp-1 (0506) attacks us-1 (0507), then again in a Banzai with a barrage on us-2 (0405) and us-3 (0605),
+    # both next to it: it is an adjacent infantry unit of that attack, so neither 10.0 nor 8.13 is owed.
+    units = [inf("us-1", "US", "0507"), inf("us-2", "US", "0405"), inf("us-3", "US", "0605"),
+             inf("jp-1", "JP", "0506", a=2, d=3), art("jp-a", "JP", "0502", r=6)]
+    out = run(case(units, phasing="JP", attacks=[
+        attack(["jp-1"], ["us-1"]),
+        {"attackers": ["jp-1"], "barrage": ["jp-a"], "defenders": ["us-2", "us-3"], "banzai": True},
+    ], dice=[3, 3]))
+    assert _errors(out) == {("7.14", "jp-1")}
+
+
+def test_i20_12_22_holds_artillery_reinforcements_too_and_not_those_that_attack():
+    units = [art("us-a", "US", "offmap", entry="beach"), inf("us-1", "US", "offmap", entry="beach"), inf("jp-1", "JP", "0506", a=2, d=3)]
+    moves = [{"unit": "us-a", "enter": "0505", "path": []}, {"unit": "us-1", "enter": "0507", "path": []}]
+    idle = run(case(units, moves=moves, attacks=[], beaches=["0505", "0507"]))
+    assert _errors(idle) == {("8.31", "us-a"), ("12.22", "us-a"), ("7.12", "us-1"), ("12.22", "us-1"), ("7.11", "jp-1")}
+    fighting = run(case(units, moves=moves, attacks=[attack(["us-a", "us-1"], ["jp-1"])], beaches=["0505", "0507"], dice=[3]))
+    assert fighting["valid"]

@@ -218,6 +218,18 @@ def test_10_banzai_losses_in_the_players_order_in_spi():
     assert {u for u in ("jp-1", "jp-2", "jp-3") if where(out, u) == "eliminated"} == {"jp-1", "jp-3"}
 
 
+def test_i14_a_players_entry_out_of_10_12s_order_is_dropped_for_good():
+    # Debt 5. jp-t comes first in the list while infantry is left: dropped. jp-1 and jp-2 pay 3;
+    # the 2 still owed falls to the dg-2009 rule among the armor: the smaller jp-t2 (3), not jp-t.
+    units = [inf("us-1", "US", "0507", d=5), inf("jp-1", "JP", "0506", a=2), inf("jp-2", "JP", "0406", a=1),
+             inf("jp-t", "JP", "0606", a=4, kind="armor"), inf("jp-t2", "JP", "0607", a=3, kind="armor")]
+    order = ["jp-t", "jp-1", "jp-2"]
+    out = run(case(units, phasing="JP", ruleset=SPI, defense={"retreats": []},
+                   attacks=[attack(["jp-1", "jp-2", "jp-t", "jp-t2"], ["us-1"], banzai=True, banzai_losses=order)], dice=[6]))
+    assert combat(out)["attack"] == 13
+    assert {u for u in ("jp-1", "jp-2", "jp-t", "jp-t2") if where(out, u) == "eliminated"} == {"jp-1", "jp-2", "jp-t2"}
+
+
 def test_10_12_armor_is_given_up_after_infantry_falls_short():
     units = [inf("us-1", "US", "0507", d=3), inf("jp-1", "JP", "0506", a=1), inf("jp-t", "JP", "0406", a=4, kind="armor")]
     # 1 x 2 + 4 = 6 against 3: +3, die 1 on Clear +2,3 is D2.

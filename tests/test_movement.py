@@ -197,7 +197,8 @@ def test_6_14_japanese_infantry_may_step_exactly_one_hex_out():
     one = run(case(units, moves=[move("jp-1", "0508")], phasing="JP"))
     assert one["valid"] and where(one, "jp-1") == "0508"
     two = run(case(units, moves=[move("jp-1", "0508", "0509")], phasing="JP"))
-    assert rules(two) == {"6.14"}
+    # I20: with its move faulty, jp-1 stands in 0507 for the combat check, next to us-1.
+    assert rules(two) == {"6.14", "7.11", "7.12"}
 
 
 def test_6_14_engineers_too_and_the_step_is_paid_for():
@@ -205,7 +206,7 @@ def test_6_14_engineers_too_and_the_step_is_paid_for():
     ok = run(case(units, moves=[move("jp-e", "0508")], phasing="JP", terrain={"0508": "broken"}))
     assert ok["valid"]
     over = run(case(units, moves=[move("jp-e", "0508")], phasing="JP", terrain={"0508": "rough"}))
-    assert rules(over) == {"5.13"}
+    assert rules(over) == {"5.13", "7.11", "7.12"}  # I20: jp-e stays in 0507, next to us-1
 
 
 # -- 12.2 reinforcements ----------------------------------------------------------
@@ -274,3 +275,96 @@ def test_every_problem_is_reported_not_only_the_first():
     out = run(doc)
     assert rules(out) == {"5.13", "5.0", "5.11"}
     assert all(e["message"] for e in out["errors"])
+
+
+# -- I20: a move followed step by step; a faulty move leaves its unit where it started ----
+
+def _errors(out):
+    return sorted((e["rule"], e["unit"]) for e in out["errors"])
+
+
+def test_i20_the_failing_step_is_reported_under_every_rule_it_breaks():
+    units = [inf("us-1", "US", "0504"), inf("jp-1", "JP", "0507", a=2, d=3)]
+    # Into jp-1's zone at 0506, then into the sea at 0405: 6.0 and 5.21; nothing after it is followed.
+    zoc_then_sea = run(case(units, moves=[move("us-1", "0505", "0506", "0405", "0909")], sea=["0405"]))
+    assert _errors(zoc_then_sea) == [("5.21", "us-1"), ("6.0", "us-1")]
+    # A jump to a sea hex breaks both 5.0 and 5.21.
+    jump = run(case(units, moves=[move("us-1", "0302")], sea=["0302"]))
+    assert _errors(jump) == [("5.0", "us-1"), ("5.21", "us-1")]
+
+
+def test_i20_steps_before_the_failing_one_are_paid_for_and_none_after():
+    units = [inf("us-1", "US", "0502", m=2), inf("jp-1", "JP", "0909", a=2, d=3)]
+    over = run(case(units, moves=[move("us-1", "0503", "0504")], terrain={"0503": "rough"}, sea=["0504"]))
+    assert _errors(over) == [("5.13", "us-1"), ("5.21", "us-1")]
+    # The rough hex after the sea is never reached, so no MP problem.
+    short = run(case(units, moves=[move("us-1", "0503", "0504", "0505")], sea=["0503"], terrain={"0505": "mountain"}))
+    assert _errors(short) == [("5.21", "us-1")]
+
+
+def test_i20_6_14_counts_only_steps_that_are_taken():
+    units = [inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507", a=2, d=3, m=6)]
+    out = run(case(units, moves=[move("jp-1", "0509", "0510")], phasing="JP", attacks=[{"attackers": ["jp-1"], "defenders": ["us-1"]}], dice=[3]))
+    assert _errors(out) == [("5.0", "jp-1")]
+
+
+def test_i20_a_faulty_move_leaves_its_unit_where_it_started():
+    # us-1's move is over its allowance: it stays in 0502, so us-2, moving in, stacks with it (5.31),
+    # and it is not next to jp-1 (0507) for the combat check.
+    units = [inf("us-1", "US", "0502", m=1), inf("us-2", "US", "0501"), inf("jp-1", "JP", "0507", a=2, d=3)]
+    out = run(case(units, moves=[move("us-1", "0503", "0504", "0505", "0506"), move("us-2", "0502")], attacks=[]))
+    assert _errors(out) == [("5.13", "us-1"), ("5.31", "us-2")]
+
+
+def test_i20_a_faulty_reinforcement_stays_off_the_map():
+    units = [inf("us-r", "US", "offmap", entry="beach", m=1), inf("jp-1", "JP", "0507", a=2, d=3)]
+    out = run(case(units, moves=[move("us-r", "0506", enter="0505")], attacks=[], beaches=["0505"]))
+    assert _errors(out) == [("5.13", "us-r")]  # not next to jp-1: no 7.11, 7.12 or 12.22
+    assert where(out, "us-r") == "offmap"
+
+
+# -- Leyte 12.42 air assault (I21) ---------------------------------------------------
+
+LEYTE = {"edition": "dg-2009", "exclusive": "leyte"}
+
+
+def air_assault(entry=None):
+    extra = {"entry": entry} if entry else {}
+    return inf("jp-aa", "JP", "offmap", a=2, d=2, kind="airassault", **extra)
+
+
+def test_i21_air_assault_lands_anywhere_empty_under_leyte_only():
+    units = [air_assault("edge"), inf("us-1", "US", "0909")]
+    leyte = run(case(units, moves=[move("jp-aa", "0504", enter="0505")], phasing="JP", edges=["0101"], ruleset=LEYTE))
+    assert leyte["valid"] and where(leyte, "jp-aa") == "0504"
+    plain = run(case(units, moves=[move("jp-aa", "0504", enter="0505")], phasing="JP", edges=["0101"]))
+    assert rules(plain) == {"12.23"}
+    no_entry = run(case([air_assault(), inf("us-1", "US", "0909")], moves=[move("jp-aa", enter="0505")], phasing="JP"))
+    assert rules(no_entry) == {"12.2"}
+
+
+def test_i21_air_assault_full_allowance_after_landing_and_12_22_in_enemy_control():
+    units = [air_assault(), inf("us-1", "US", "0507")]
+    far = run(case(units, moves=[move("jp-aa", "0102", "0103", "0104", "0105", "0106", "0107", enter="0101")], phasing="JP", ruleset=LEYTE))
+    assert rules(far) == {"5.13"}  # 6 MP against its allowance of 5: the landing itself costs nothing
+    close = run(case(units, moves=[move("jp-aa", "0505", enter="0506")], phasing="JP", ruleset=LEYTE))
+    assert rules(close) == {"12.22"}  # its move faulty, it stays off the map: nothing else follows (I20)
+    assert where(close, "jp-aa") == "offmap"
+
+
+def test_i21_air_assault_needs_an_empty_hex_at_that_moment():
+    # jp-1 moves out of 0505 before reinforcements come in (12.1), so jp-aa may land there; jp-2 stays in 0305.
+    units = [air_assault(), inf("jp-1", "JP", "0505", a=2, d=3), inf("jp-2", "JP", "0305", a=2, d=3), inf("us-1", "US", "0909")]
+    moves = [move("jp-aa", enter="0505"), move("jp-1", "0504")]
+    assert run(case(units, moves=moves, phasing="JP", ruleset=LEYTE))["valid"]
+    assert _errors(run(case(units, moves=[move("jp-aa", enter="0305")], phasing="JP", ruleset=LEYTE))) == [("12.42", "jp-aa")]
+    assert _errors(run(case(units, moves=[move("jp-aa", enter="0909")], phasing="JP", ruleset=LEYTE))) == [("5.12", "jp-aa")]
+    assert _errors(run(case(units, moves=[], phasing="JP", ruleset=LEYTE))) == [("12.42", "jp-aa")]
+
+
+# -- I22, I23: entry hexes -------------------------------------------------------------
+
+def test_i23_an_enemy_in_the_entry_hex_breaks_12_21_on_a_beach_and_5_12_on_an_edge():
+    units = [inf("us-b", "US", "offmap", entry="beach"), inf("us-e", "US", "offmap", entry="edge"), inf("jp-1", "JP", "0101", a=2, d=3)]
+    out = run(case(units, moves=[move("us-b", enter="0101"), move("us-e", enter="0101")], beaches=["0101"], edges=["0101"]))
+    assert _errors(out) == [("12.21", "us-b"), ("5.12", "us-e")]

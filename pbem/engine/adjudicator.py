@@ -22,7 +22,6 @@ from pbem.engine.dice import DiceSource
 from pbem.engine.phase_state import CombatPhaseState
 from pbem.engine.placement import Placement
 from pbem.engine.problems import Problem
-from pbem.model.common import OFFMAP
 from pbem.model.defense import Defense
 from pbem.model.orders import Orders
 from pbem.model.ruleset import Ruleset
@@ -58,9 +57,8 @@ def check_orders(board: Board, ruleset: Ruleset, state: GameState, orders: Order
     units = state.unit_index()
     placement = Placement(units, state.locations)
     position = state.position
-    movement = check_moves(board, units, placement, position.phasing, position.phase, list(orders.moves))
+    movement = check_moves(board, units, placement, position.phasing, position.phase, list(orders.moves), ruleset)
     problems = list(movement.problems)
-    problems += _withheld_air_assault(ruleset, state, orders)
     problems += check_attacks(
         ruleset,
         units,
@@ -71,18 +69,6 @@ def check_orders(board: Board, ruleset: Ruleset, state: GameState, orders: Order
         movement.arrived_in_zoc,
     )
     return Check(tuple(problems), movement)
-
-
-def _withheld_air_assault(ruleset: Ruleset, state: GameState, orders: Orders) -> list[Problem]:
-    """12.42: the air assault battalion may not be withheld; it is placed on the turn it is available."""
-    if not ruleset.leyte or state.position.phase != "movement":
-        return []
-    moved = {m.unit for m in orders.moves}
-    return [
-        Problem("12.42", u.id, f"{u.id} is an air assault unit available this turn; it may not be withheld: place it in any hex with 'enter'.")
-        for u in state.units
-        if u.kind == "airassault" and u.side == state.position.phasing and state.locations.get(u.id) == OFFMAP and u.id not in moved
-    ]
 
 
 def adjudicate(

@@ -7,8 +7,12 @@ is simply not carried out (a unit not entitled to advance stays put, 7.94).
 Attacks are judged on the position at the start of the combat phase (I9):
 who may attack whom (7.14, 7.15, 7.23, 8.11-8.13, 8.32), who must attack and
 be attacked (7.11, 7.12, 7.21, 8.31, 12.22), Ground Support (9.1, I13) and
-Banzai (10.0, I14).  Which rule a faulty attack breaks follows I18.  Every
-problem is reported, not only the first.
+Banzai (10.0, I14).  Which rule a faulty attack breaks follows I18; where an
+artillery unit stands, not the list naming it, says whether it attacks as an
+adjacent unit or barrages (I19).  Every problem is reported, once (I20): one
+problem in an attack (7.14 included) never stops the check of the rest of
+it, and a unit an attack lists attacks, for the obligations, even when that
+attack has a problem.
 """
 
 from __future__ import annotations
@@ -30,8 +34,8 @@ class _Tally:
 
     attacker_in: dict[str, int] = field(default_factory=dict)
     defender_in: dict[str, int] = field(default_factory=dict)
-    adjacent_attackers: set[str] = field(default_factory=set)
     listed: set[str] = field(default_factory=set)
+    """Units some attack lists: they attack, for 7.11, 7.12, 8.31 and 12.22, even when that attack has a problem (I20)."""
     gsp: int = 0
 
 
@@ -79,6 +83,8 @@ class _AttackChecker:
                 self.add("7.0", d, f"{tag}: {d} is not on the map.")
             elif d in self.tally.defender_in:
                 self.add("7.14", d, f"{d} is attacked in attack {self.tally.defender_in[d]} and again in {tag}; no unit may be attacked twice in a Combat Phase.")
+                if d not in ok:
+                    ok.append(d)  # I20: still a defender of this attack for the checks of the rest of it
             else:
                 self.tally.defender_in[d] = index
                 ok.append(d)
@@ -88,6 +94,7 @@ class _AttackChecker:
         """Sort the listed units into adjacent attackers and barraging artillery."""
         adjacent: list[str] = []
         barraging: list[str] = []
+        checked: set[str] = set()
         for a in attack.attackers + attack.barrage:
             unit = self.units.get(a)
             if unit is None:
@@ -101,8 +108,12 @@ class _AttackChecker:
                 continue
             if a in self.tally.attacker_in:
                 self.add("7.14", a, f"{a} attacks in attack {self.tally.attacker_in[a]} and again in {tag}; no unit may attack twice in a Combat Phase.")
-                continue
-            self.tally.attacker_in[a] = index
+                if a in checked:
+                    continue  # listed twice in this attack: checked once already
+                # I20: the rest of the attack is still checked, this unit included.
+            else:
+                self.tally.attacker_in[a] = index
+            checked.add(a)
             self.tally.listed.add(a)
             if not defenders:
                 continue
@@ -114,7 +125,6 @@ class _AttackChecker:
                     self.add("8.32", a, f"{tag}: artillery {a} is adjacent to an enemy unit, so it may not attack {', '.join(far)}, which it does not touch.")
                 if touching:
                     adjacent.append(a)
-                    self.tally.adjacent_attackers.add(a)
                 else:
                     here = self.placement.where(a)
                     nearest = min(hexes.distance(here, self.placement.where(d)) for d in defenders)
@@ -129,7 +139,6 @@ class _AttackChecker:
                     far = [d for d in defenders if d not in touching]
                     self.add("7.23", a, f"{tag}: {a} is not adjacent to {', '.join(far)}; in one combat every attacking unit must touch every defender.")
                 adjacent.append(a)
-                self.tally.adjacent_attackers.add(a)
         return adjacent, barraging
 
     def _banzai(self, tag: str, attack: Attack, adjacent: list[str]) -> None:
@@ -149,15 +158,14 @@ class _AttackChecker:
             enemies = self.placement.adjacent_enemies(self.placement.where(p), self.phasing)
             if not enemies:
                 continue
-            unit = self.units[p]
-            if unit.is_artillery:
-                if p not in self.tally.adjacent_attackers:
-                    self.add("8.31", p, f"artillery {p} is adjacent to {', '.join(enemies)} and must attack an adjacent enemy unit.")
-            elif p not in self.tally.adjacent_attackers:
-                # Listed only against units it does not touch (7.15), it still attacks no adjacent enemy.
+            if p in self.tally.listed:
+                continue  # I20: listed against units it does not touch, it was told already (7.15, 8.32)
+            if self.units[p].is_artillery:
+                self.add("8.31", p, f"artillery {p} is adjacent to {', '.join(enemies)} and must attack an adjacent enemy unit.")
+            else:
                 self.add("7.12", p, f"{p} ended its movement next to {', '.join(enemies)} and must attack.")
-                if p in arrived_in_zoc:
-                    self.add("12.22", p, f"{p} arrived in an enemy zone of control and must attack a unit it is adjacent to.")
+            if p in arrived_in_zoc:
+                self.add("12.22", p, f"{p} arrived in an enemy zone of control and must attack a unit it is adjacent to.")
         enemy_side = "JP" if self.phasing == "US" else "US"
         for e in self.placement.units_of(enemy_side):
             if e in self.tally.defender_in:

@@ -7,9 +7,9 @@ artillery (at barrage strength), never barraging artillery (10.12, 10.13).
 In dg-2009 the system chooses, within each group, the fewest units that
 cover what is still owed (then the smallest total, then the earliest in the
 attack's listing).  In spi-1975 the player's ``banzai_losses`` list is taken
-in its order within each group, the groups in 10.12's order — an entry that
-would give up armor while infantry can still pay is not a legal choice (I1)
-— and the dg-2009 rule takes whatever the list leaves owed.
+in its order until the debt is covered; an entry that would break 10.12's
+group order (armor while infantry or engineers are left, say) is dropped,
+for good, and the dg-2009 rule takes whatever the list leaves owed (I14).
 """
 
 from __future__ import annotations
@@ -41,6 +41,22 @@ def _fewest_covering(state: CombatPhaseState, group: list[str], owed: int, posit
     return list(group)
 
 
+def _players_choice(state: CombatPhaseState, choice: list[str], groups: list[list[str]], owed: int) -> list[str]:
+    """spi-1975: the player's list in its order until the debt is covered, out-of-order entries dropped (I14)."""
+    lost: list[str] = []
+    for u in choice:
+        if owed <= 0:
+            break
+        group = next((g for g, members in enumerate(groups) if u in members), None)
+        if group is None or u in lost:
+            continue  # not a candidate: barraging artillery, off the board, not in this attack
+        if any(v not in lost for earlier in groups[:group] for v in earlier):
+            continue  # 10.12: an earlier group still has units to give up
+        lost.append(u)
+        owed -= _value(state, u)
+    return lost
+
+
 def banzai_losses(state: CombatPhaseState, e: Engagement) -> list[str]:
     """The Japanese units lost to a Banzai attack, in the order they are removed."""
     owed = sum(state.units[d].defense for d in e.defenders)
@@ -52,19 +68,11 @@ def banzai_losses(state: CombatPhaseState, e: Engagement) -> list[str]:
         [u for u in on_board if state.units[u].kind == "armor"],
         [u for u in on_board if state.units[u].is_artillery],
     ]
-    lost: list[str] = []
+    lost: list[str] = [] if state.ruleset.dg else _players_choice(state, e.attack.banzai_losses, groups, owed)
+    owed -= sum(_value(state, u) for u in lost)
     for group in groups:
         if owed <= 0:
             break
-        if not state.ruleset.dg:
-            # The player's list, in its order, but only as 10.12 allows: a unit of a
-            # later group may not be given up while this group can still pay (I1).
-            for u in e.attack.banzai_losses:
-                if owed <= 0:
-                    break
-                if u in group and u not in lost:
-                    lost.append(u)
-                    owed -= _value(state, u)
         remaining = [u for u in group if u not in lost]
         if owed <= 0 or not remaining:
             continue
