@@ -1,0 +1,390 @@
+"""The greedy policy: sensible play by cheap rules of thumb, no look-ahead.
+
+In order, each step using what the last left free:
+
+1. The attacks the position forces (7.11, 7.12) are found; a Japanese
+   infantry or engineer unit facing a hopeless one steps away if it may
+   (6.14).
+2. Each forced attack is filled: more units into hexes touching all its
+   defenders, artillery and Ground Support while a column shift pays.
+3. New attacks are made where the expected worth (:mod:`.odds`) is clearly
+   positive, the most valuable first.
+4. Every other unit — reinforcements too — heads for the objectives by the
+   cheapest way, stopping short of enemy zones of control, U.S. units only
+   where they keep a Line of Communications (15.32); a unit on an objective
+   holds it.
+5. A winner advances (7.9) into the hex it took when that hex is an
+   objective or better ground.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from pbem.bot import fields
+from pbem.bot.contact import Group, mandatory_attacks
+from pbem.bot.odds import Attackers, Judge, Odds
+from pbem.bot.orders import Plan
+from pbem.bot.reach import Reach, reach_of, reinforcement_reach
+from pbem.bot.sight import Sight
+from pbem.engine import hexes
+from pbem.engine.engagement import BANZAI_KINDS
+from pbem.engine.hexes import Hex
+from pbem.engine.placement import Placement
+from pbem.engine.terrain import LINE_RANK
+from pbem.engine.victory import has_line_of_communications
+
+OFFENSIVE_WORTH = 0.5
+"""Expected value an optional attack must promise before units are committed to it (assumed)."""
+WITHDRAW_BELOW = -1.5
+"""A forced attack expected to cost more than this is avoided where the rules let the units step away (assumed)."""
+GSP_PRICE = 0.4
+"""What spending one Ground Support Point must buy, in expected value (assumed: points are few and lost at the turn's end, 9.14)."""
+SUPPORT_GAIN = 0.05
+"""The least improvement a battery or Ground Support Point must bring to be added."""
+PLACE_POINTS = 3
+"""Pull of a named place that is no side's objective (assumed)."""
+EXIT_SIDE = "US"
+"""assumed: the Leyte scenarios let only U.S. units leave the map (16.13); the scenario format does not say whose exits they are."""
+
+
+@dataclass
+class Offer:
+    """An attack as it would be made: moves into place, who attacks, and its odds."""
+
+    group: Group
+    moves: dict[str, Hex]
+    odds: Odds
+
+
+class Greedy:
+    def __init__(self, sight: Sight, rng: random.Random) -> None:
+        self.sight = sight
+        self.rng = rng
+        self.plan = Plan.standing(sight)
+        self.reach: dict[str, Reach] = {}
+        self.busy: set[str] = set()
+        """Units whose move is decided."""
+        self.gsp_left = sight.gsp
+        self.goals = self._goals()
+
+    # -- helpers ---------------------------------------------------------------------
+    def reach_for(self, unit: str) -> Reach:
+        if unit not in self.reach:
+            self.reach[unit] = reinforcement_reach(self.sight, unit) if unit in self.sight.waiting else reach_of(self.sight, unit)
+        return self.reach[unit]
+
+    def free_for(self, unit: str, h: Hex) -> bool:
+        """No other unit of the side ends its move in ``h`` (5.31)."""
+        who = self.plan.occupant(h)
+        return who is None or who == unit
+
+    def judge(self) -> Judge:
+        return Judge(self.sight, self.plan.final)
+
+    def attacked(self) -> set[str]:
+        return {d for g in self.plan.attacks for d in g.defenders}
+
+    def free_units(self) -> list[str]:
+        return [u for u in self.sight.mine + self.sight.waiting if u not in self.busy]
+
+    # -- 1. forced attacks -------------------------------------------------------------
+    def _best_host(self, judge: Judge):
+        def choose(unit: str, options: list[Group]) -> Group:
+            def gain(g: Group) -> float:
+                before = judge.judge(g.attackers, g.defenders).worth
+                if unit in self.sight.units and self.sight.units[unit].side == self.sight.side:
+                    trial = g.attackers.copy()
+                    trial.adjacent.append(unit)
+                    return judge.judge(trial, g.defenders).worth - before
+                return judge.judge(g.attackers, g.defenders + [unit]).worth - before
+            return max(options, key=lambda g: (gain(g), -len(g.defenders)))
+        return choose
+
+    def forced(self) -> None:
+        sight = self.sight
+        contact = [u for u in sight.mine if sight.where[u] in sight.enemy_zoc]
+        self.busy.update(contact)
+        judge = self.judge()
+        groups = mandatory_attacks(sight, self.plan.final, self._best_host(judge))
+        withdrew = False
+        for g in groups:
+            odds = judge.judge(g.attackers, g.defenders)
+            if odds.worth >= WITHDRAW_BELOW:
+                continue
+            steps = {a: self._escape(a) for a in g.attackers.adjacent}
+            if all(steps.values()):
+                for a, h in steps.items():
+                    self.plan.move(a, None, [h])
+                withdrew = True
+        if withdrew:
+            groups = mandatory_attacks(sight, self.plan.final, self._best_host(self.judge()))
+        self.plan.attacks = groups
+
+    def _escape(self, unit: str) -> Hex | None:
+        """A hex out of every enemy zone of control one step away (6.14), if the unit may take it."""
+        reach = self.reach_for(unit)
+        for h in sorted(reach.cost, key=lambda h: (-LINE_RANK[self.sight.board.terrain(h).crt], h)):
+            if h != self.sight.where[unit] and h not in self.sight.enemy_zoc and self.free_for(unit, h):
+                return h
+        return None
+
+    # -- 2 and 3: filling and making attacks --------------------------------------------
+    def offer(self, group: Group) -> Offer | None:
+        """The best way found to make ``group``'s attack with the units still free; None when no unit can attack."""
+        sight, board = self.sight, self.sight.board
+        defenders = group.defenders
+        dhexes = {sight.where[d] for d in defenders}
+        attacked = self.attacked() | set(defenders)
+        slots = set()
+        for dh in dhexes:
+            for n in board.neighbours(dh):
+                if not board.land(n) or n in sight.enemy_at or n in slots:
+                    continue
+                if all(hexes.adjacent(n, o) for o in dhexes) and all(e in attacked for m in hexes.neighbours(n) for e in sight.enemy_at.get(m, ())):
+                    slots.add(n)
+        free = [u for u in self.free_units() if not sight.units[u].is_artillery]
+        able = {u: [s for s in sorted(slots) if s in self.reach_for(u).cost] for u in free}
+        able = {u: s for u, s in able.items() if s}
+        taken: set[Hex] = set()
+        moves: dict[str, Hex] = {}
+        attackers = group.attackers.copy()
+        saved_final = dict(self.plan.final)
+        best = None
+        try:
+            judge = self.judge()
+            if attackers.adjacent:
+                best = (judge.judge(attackers, defenders), attackers.copy(), dict(moves))
+            for u in sorted(able, key=lambda u: (-sight.units[u].attack, -sight.units[u].defense, u)):
+                spot = next((s for s in able[u] if s not in taken and self.free_for(u, s)), None)
+                if spot is None:
+                    continue
+                taken.add(spot)
+                moves[u] = spot
+                self.plan.final[u] = spot
+                attackers.adjacent.append(u)
+                judge = self.judge()
+                odds = judge.judge(attackers, defenders)
+                if best is None or odds.worth > best[0].worth:
+                    best = (odds, attackers.copy(), dict(moves))
+            if best is None:
+                return None
+            odds, attackers, moves = best
+            self.plan.final = dict(saved_final)
+            for u, s in moves.items():
+                self.plan.final[u] = s
+            judge = self.judge()
+            odds = self._support(judge, attackers, defenders, moves, odds)
+        finally:
+            self.plan.final = saved_final
+        return Offer(Group(list(defenders), attackers), moves, odds)
+
+    def _support(self, judge: Judge, attackers: Attackers, defenders: list[str], moves: dict[str, Hex], odds: Odds) -> Odds:
+        """Add batteries, Ground Support and Banzai while each pays for itself."""
+        sight = self.sight
+        dhexes = [sight.where[d] for d in defenders]
+        batteries = [u for u in self.free_units() if sight.units[u].is_artillery and u not in moves]
+        for b in sorted(batteries, key=lambda b: (-sight.units[b].barrage, b)):
+            spot = self._firing_hex(b, dhexes, set(moves.values()))
+            if spot is None:
+                continue
+            trial = attackers.copy()
+            trial.barrage.append(b)
+            tried = judge.judge(trial, defenders)
+            if tried.worth > odds.worth + SUPPORT_GAIN:
+                attackers.barrage.append(b)
+                moves[b] = spot
+                odds = tried
+        may_gsp = attackers.adjacent or not sight.ruleset.dg
+        if may_gsp and self.gsp_left:
+            best_points, best_odds, best_net = 0, odds, 0.0
+            for points in range(1, self.gsp_left + 1):
+                trial = attackers.copy()
+                trial.gsp += points
+                tried = judge.judge(trial, defenders)
+                net = tried.worth - odds.worth - GSP_PRICE * points
+                if net > best_net + SUPPORT_GAIN:
+                    best_points, best_odds, best_net = points, tried, net
+            if best_points:
+                attackers.gsp += best_points
+                odds = best_odds
+        if sight.side == "JP" and any(sight.units[a].kind in BANZAI_KINDS for a in attackers.adjacent):
+            trial = attackers.copy()
+            trial.banzai = True
+            tried = judge.judge(trial, defenders)
+            if tried.worth > odds.worth + SUPPORT_GAIN:
+                attackers.banzai = True
+                odds = tried
+        return odds
+
+    def _firing_hex(self, battery: str, targets: list[Hex], taken: set[Hex]) -> Hex | None:
+        """Where a battery can barrage one of ``targets`` from (8.11, 8.12) without ending next to the enemy (8.31)."""
+        sight = self.sight
+        reach = self.reach_for(battery)
+        rng = sight.units[battery].range
+        here = self.plan.final.get(battery)
+        if here is not None and here not in sight.enemy_zoc and min(hexes.distance(here, t) for t in targets) <= rng:
+            return here
+        spots = [
+            h for h in reach.cost
+            if h not in sight.enemy_zoc and h not in taken and self.free_for(battery, h) and min(hexes.distance(h, t) for t in targets) <= rng
+        ]
+        return min(spots, key=lambda h: (reach.cost[h], h)) if spots else None
+
+    def commit(self, offer: Offer, existing: Group | None) -> None:
+        for u, h in offer.moves.items():
+            self.busy.add(u)
+            if h != self.plan.final.get(u):
+                enter, path = self.reach_for(u).path(h)
+                self.plan.move(u, enter, path)
+        self.gsp_left -= offer.group.attackers.gsp - (existing.attackers.gsp if existing else 0)
+        if existing is None:
+            self.plan.attacks.append(offer.group)
+        else:
+            existing.attackers = offer.group.attackers
+
+    def fill_forced(self) -> None:
+        for g in sorted(self.plan.attacks, key=lambda g: -sum(self.sight.units[d].combat_value for d in g.defenders)):
+            offer = self.offer(Group(list(g.defenders), g.attackers.copy()))
+            if offer is not None:
+                self.commit(offer, g)
+
+    def attack(self) -> None:
+        while True:
+            attacked = self.attacked()
+            offers = []
+            for e in self.sight.theirs:
+                if e in attacked:
+                    continue
+                offer = self.offer(Group([e]))
+                if offer is not None and offer.odds.worth >= OFFENSIVE_WORTH:
+                    offers.append(offer)
+            if not offers:
+                return
+            best = max(offers, key=lambda o: (o.odds.worth, o.group.defenders[0]))
+            self.commit(best, None)
+
+    # -- 4. everyone else ----------------------------------------------------------------
+    def _goals(self) -> list[tuple[Hex, float]]:
+        sight = self.sight
+        goals: dict[Hex, float] = {}
+        for o in sight.scenario.objectives:
+            weight = o.points if o.side == sight.side else o.points / 2
+            goals[o.hex] = max(goals.get(o.hex, 0), weight)
+        for h in sight.board.places.values():
+            goals.setdefault(h, PLACE_POINTS)
+        return sorted(goals.items())
+
+    def _goal_for(self, unit: str, here: Hex | None, held: set[Hex]) -> Hex | None:
+        board = self.sight.board
+        best, best_score = None, 0.0
+        for g, weight in self.goals:
+            if g in held:
+                continue
+            field = fields.toward(board, g)
+            dist = field.get(here, fields.FAR) if here else min((field.get(h, fields.FAR) for h in self.reach_for(unit).cost), default=fields.FAR)
+            score = weight / (1 + dist)
+            if score > best_score:
+                best, best_score = g, score
+        return best
+
+    def deploy(self) -> None:
+        sight, board = self.sight, self.sight.board
+        goal_hexes = {g for g, _ in self.goals}
+        held: set[Hex] = set()
+        enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
+        for u in self.free_units():
+            here = self.plan.final.get(u)
+            if here in goal_hexes and here not in held:
+                held.add(here)
+                self.busy.add(u)
+        loc = self._loc_placement()
+        runner = self._runner()
+        for u in self.free_units():
+            unit = sight.units[u]
+            reach = self.reach_for(u)
+            here = self.plan.final.get(u)
+            if u == runner:
+                target = min(board.spec.exits, key=lambda x: (fields.toward(board, x).get(here or "", fields.FAR), x))
+            else:
+                target = self._goal_for(u, here, held)
+            field = fields.toward(board, target) if target else None
+            options = [h for h in reach.cost if h not in sight.enemy_zoc and self.free_for(u, h)]
+            if not options:
+                continue
+
+            def score(h: Hex) -> tuple:
+                distance = field.get(h, fields.FAR) if field else enemy_near.get(h, 9)
+                near = enemy_near.get(h, 9)
+                exposed = max(0, 3 - near) * 4 if unit.is_artillery or unit.defense <= 2 else 0
+                return (distance + exposed, -LINE_RANK[board.terrain(h).crt], reach.cost[h], h)
+
+            ranked = sorted(options, key=score)
+            if here is not None and score(here) <= score(ranked[0]):
+                continue  # staying is as good as anything
+            chosen = None
+            for h in ranked[:4]:
+                if loc is None or self._keeps_loc(loc, u, h):
+                    chosen = h
+                    break
+            if chosen is None or chosen == here:
+                continue
+            self.busy.add(u)
+            enter, path = reach.path(chosen)
+            self.plan.move(u, enter, path)
+            if u == runner and chosen in board.spec.exits:
+                self.plan.exits.add(u)
+            if loc is not None:
+                loc.move(u, chosen)
+
+    def _runner(self) -> str | None:
+        """The one unit sent off the map by an exit hex, where the map has exits (Leyte 16.13)."""
+        sight = self.sight
+        if sight.side != EXIT_SIDE or not sight.board.spec.exits:
+            return None
+        candidates = [u for u in self.free_units() if sight.units[u].kind == "infantry" and u in sight.mine]
+        if not candidates:
+            return None
+        return min(candidates, key=lambda u: (sight.units[u].combat_value, u))
+
+    def _loc_placement(self) -> Placement | None:
+        """The position to test Lines of Communications on (U.S. under Leyte, 15.31), or None when they do not matter."""
+        sight = self.sight
+        if sight.side != "US" or not sight.ruleset.leyte or not sight.board.beaches:
+            return None
+        locations = dict(sight.state.locations)
+        locations.update(self.plan.final)
+        return Placement(sight.units, locations)
+
+    def _keeps_loc(self, loc: Placement, unit: str, h: Hex) -> bool:
+        before = loc.where(unit)
+        loc.move(unit, h)
+        ok = has_line_of_communications(self.sight.board, loc, unit)
+        loc.move(unit, before)
+        return ok
+
+    # -- 5. advances -------------------------------------------------------------------------
+    def advances(self) -> None:
+        sight, board = self.sight, self.sight.board
+        goal_hexes = {g for g, _ in self.goals}
+        for g in self.plan.attacks:
+            dh = {sight.where[d] for d in g.defenders}
+            if len(dh) != 1:
+                continue
+            target = next(iter(dh))
+            movers = [a for a in g.attackers.adjacent if not sight.units[a].is_artillery]
+            if not movers:
+                continue
+            best = max(movers, key=lambda a: (sight.units[a].defense, a))
+            better = LINE_RANK[board.terrain(target).crt] > LINE_RANK[board.terrain(self.plan.final[best]).crt]
+            if target in goal_hexes or better:
+                g.advance = [{"unit": best, "to": 1}]
+
+    def decide(self) -> Plan:
+        self.forced()
+        self.fill_forced()
+        self.attack()
+        self.deploy()
+        self.advances()
+        return self.plan

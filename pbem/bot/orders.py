@@ -1,0 +1,125 @@
+"""From a plan to orders the engine accepts: written out, checked by the engine, repaired if need be.
+
+Every set of orders the bot hands back has passed the same
+:func:`~pbem.engine.adjudicator.check_orders` that ``pbem validate`` and the
+referee run.  Should a plan break a rule after all, the moves the problems
+name are dropped (those units stay put), the forced attacks are worked out
+again on the new position, and the whole is checked again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.bot.contact import Group, mandatory_attacks
+from pbem.bot.sight import Sight
+from pbem.engine.adjudicator import check_orders
+from pbem.engine.hexes import Hex
+from pbem.engine.problems import Problem
+from pbem.model.orders import Orders
+
+MOVEMENT_RULES = ("5.", "6.", "12.")
+
+
+class BotError(RuntimeError):
+    """The bot could not find valid orders: a fault of the bot's, never of the game."""
+
+
+@dataclass
+class Plan:
+    """What a policy decided: moves (unit -> entry hex or None, path), where its units end, and its attacks."""
+
+    sight: Sight
+    moves: dict[str, tuple[Hex | None, list[Hex]]] = field(default_factory=dict)
+    final: dict[str, Hex] = field(default_factory=dict)
+    attacks: list[Group] = field(default_factory=list)
+    exits: set[str] = field(default_factory=set)
+    """Units leaving the map from the last hex of their path (Leyte 16.13)."""
+
+    @classmethod
+    def standing(cls, sight: Sight) -> "Plan":
+        """Nobody moves yet: every unit of the side where it stands."""
+        return cls(sight, final={u: sight.where[u] for u in sight.mine})
+
+    def occupant(self, h: Hex) -> str | None:
+        """The unit of the side that ends its move in ``h``, if any."""
+        for u, where in self.final.items():
+            if where == h:
+                return u
+        return None
+
+    def move(self, unit: str, enter: Hex | None, path: list[Hex]) -> None:
+        self.moves[unit] = (enter, path)
+        self.final[unit] = path[-1] if path else (enter or self.final[unit])
+
+    def unmove(self, unit: str) -> None:
+        enter, _ = self.moves.pop(unit)
+        self.exits.discard(unit)
+        if enter is None:
+            self.final[unit] = self.sight.where[unit]
+        else:
+            del self.final[unit]
+
+    def document(self) -> dict[str, Any]:
+        moves = []
+        for unit, (enter, path) in self.moves.items():
+            move: dict[str, Any] = {"unit": unit, "path": list(path)}
+            if enter is not None:
+                move["enter"] = enter
+            if unit in self.exits:
+                move["exit"] = True
+            moves.append(move)
+        attacks = []
+        for g in self.attacks:
+            attack: dict[str, Any] = {"attackers": list(g.attackers.adjacent), "defenders": list(g.defenders)}
+            if g.attackers.barrage:
+                attack["barrage"] = list(g.attackers.barrage)
+            if g.attackers.gsp:
+                attack["gsp"] = g.attackers.gsp
+            if g.attackers.banzai:
+                attack["banzai"] = True
+            if g.advance:
+                attack["advance"] = list(g.advance)
+            attacks.append(attack)
+        return {"moves": moves, "attacks": attacks}
+
+
+def problems_with(sight: Sight, document: dict[str, Any]) -> tuple[Problem, ...]:
+    """Every problem the engine finds with ``document`` on the side's own view."""
+    orders = Orders.model_validate(document)
+    return check_orders(sight.board, sight.ruleset, sight.state, orders).problems
+
+
+def _first(_: str, options: list[Group]) -> Group:
+    return options[0]
+
+
+def settle(plan: Plan) -> dict[str, Any]:
+    """The plan's orders when the engine accepts them; otherwise the nearest orders it does accept."""
+    sight = plan.sight
+    document = plan.document()
+    found = problems_with(sight, document)
+    for _ in range(len(plan.moves) + 2):
+        if not found:
+            return document
+        wrong_moves = {p.unit for p in found if p.rule.startswith(MOVEMENT_RULES) and p.unit in plan.moves}
+        for unit in sorted(wrong_moves):
+            plan.unmove(unit)
+        if not wrong_moves and plan.moves and any(p.rule.startswith(MOVEMENT_RULES) for p in found):
+            for unit in list(plan.moves):
+                plan.unmove(unit)
+        plan.attacks = mandatory_attacks(sight, plan.final, _first)
+        document = plan.document()
+        found = problems_with(sight, document)
+        if not found:
+            return document
+        if not wrong_moves:
+            for unit in list(plan.moves):
+                plan.unmove(unit)
+            plan.attacks = mandatory_attacks(sight, plan.final, _first)
+            document = plan.document()
+            found = problems_with(sight, document)
+    if found:
+        raise BotError("the bot found no valid orders: " + "; ".join(str(p) for p in found))
+    return document
