@@ -4,15 +4,15 @@ In order, each step using what the last left free:
 
 1. The attacks the position forces (7.11, 7.12) are found; a Japanese
    infantry or engineer unit facing a hopeless one steps away if it may
-   (6.14).
+   (6.14).  A unit standing on an objective then holds it: it neither
+   moves nor leaves to attack.
 2. Each forced attack is filled: more units into hexes touching all its
    defenders, artillery and Ground Support while a column shift pays.
 3. New attacks are made where the expected worth (:mod:`.odds`) is clearly
    positive, the most valuable first.
-4. Every other unit — reinforcements too — heads for the objectives by the
-   cheapest way, stopping short of enemy zones of control, U.S. units only
-   where they keep a Line of Communications (15.32); a unit on an objective
-   holds it.
+4. Every other unit — reinforcements too — heads for the objectives by
+   the cheapest way, stopping short of enemy zones of control, U.S.
+   units only where they keep a Line of Communications (15.32).
 5. A winner advances (7.9) into the hex it took when that hex is an
    objective or better ground.
 """
@@ -68,6 +68,8 @@ class Greedy:
         """Units whose move is decided."""
         self.gsp_left = sight.gsp
         self.goals = self._goals()
+        self.held: set[Hex] = set()
+        """Objectives a unit of the side holds and keeps."""
 
     # -- helpers ---------------------------------------------------------------------
     def reach_for(self, unit: str) -> Reach:
@@ -289,16 +291,19 @@ class Greedy:
                 best, best_score = g, score
         return best
 
-    def deploy(self) -> None:
-        sight, board = self.sight, self.sight.board
+    def garrison(self) -> None:
+        """A unit standing on an objective or place holds it: it neither moves nor leaves to attack."""
         goal_hexes = {g for g, _ in self.goals}
-        held: set[Hex] = set()
-        enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
         for u in self.free_units():
             here = self.plan.final.get(u)
-            if here in goal_hexes and here not in held:
-                held.add(here)
+            if here in goal_hexes and here not in self.held:
+                self.held.add(here)
                 self.busy.add(u)
+
+    def deploy(self) -> None:
+        sight, board = self.sight, self.sight.board
+        held = self.held
+        enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
         loc = self._loc_placement()
         runner = self._runner()
         for u in self.free_units():
@@ -383,6 +388,7 @@ class Greedy:
 
     def decide(self) -> Plan:
         self.forced()
+        self.garrison()
         self.fill_forced()
         self.attack()
         self.deploy()
