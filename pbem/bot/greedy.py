@@ -19,21 +19,21 @@ In order, each step using what the last left free:
 
 from __future__ import annotations
 
+import heapq
 import random
 from dataclasses import dataclass
 
 from pbem.bot import fields
 from pbem.bot.contact import Group, mandatory_attacks
+from pbem.bot.lines import Lines
 from pbem.bot.odds import Attackers, Judge, Odds
 from pbem.bot.orders import Plan
-from pbem.bot.reach import Reach, reach_of, reinforcement_reach
+from pbem.bot.reach import Reach, graph_of as reach_graph, reach_of, reinforcement_reach
 from pbem.bot.sight import Sight
 from pbem.engine import hexes
 from pbem.engine.engagement import BANZAI_KINDS
 from pbem.engine.hexes import Hex
-from pbem.engine.placement import Placement
 from pbem.engine.terrain import LINE_RANK
-from pbem.engine.victory import has_line_of_communications
 
 OFFENSIVE_WORTH = 0.5
 """Expected value an optional attack must promise before units are committed to it (assumed)."""
@@ -70,12 +70,24 @@ class Greedy:
         self.goals = self._goals()
         self.held: set[Hex] = set()
         """Objectives a unit of the side holds and keeps."""
+        self.steps = reach_graph(sight.board).steps
+        self._reachers: dict[Hex, list[str]] | None = None
+        self._by_cost: dict[str, list[Hex]] = {}
 
     # -- helpers ---------------------------------------------------------------------
     def reach_for(self, unit: str) -> Reach:
         if unit not in self.reach:
             self.reach[unit] = reinforcement_reach(self.sight, unit) if unit in self.sight.waiting else reach_of(self.sight, unit)
         return self.reach[unit]
+
+    def reachers(self) -> dict[Hex, list[str]]:
+        """Hex -> the units that can end their move there (built once, after the forced attacks)."""
+        if self._reachers is None:
+            self._reachers = {}
+            for u in self.free_units():
+                for h in self.reach_for(u).cost:
+                    self._reachers.setdefault(h, []).append(u)
+        return self._reachers
 
     def free_for(self, unit: str, h: Hex) -> bool:
         """No other unit of the side ends its move in ``h`` (5.31)."""
@@ -135,51 +147,48 @@ class Greedy:
     # -- 2 and 3: filling and making attacks --------------------------------------------
     def offer(self, group: Group) -> Offer | None:
         """The best way found to make ``group``'s attack with the units still free; None when no unit can attack."""
-        sight, board = self.sight, self.sight.board
+        sight = self.sight
         defenders = group.defenders
         dhexes = {sight.where[d] for d in defenders}
         attacked = self.attacked() | set(defenders)
         slots = set()
         for dh in dhexes:
-            for n in board.neighbours(dh):
-                if not board.land(n) or n in sight.enemy_at or n in slots:
+            for n, _, _ in self.steps.get(dh, ()):
+                if n in sight.enemy_at or n in slots:
                     continue
                 if all(hexes.adjacent(n, o) for o in dhexes) and all(e in attacked for m in hexes.neighbours(n) for e in sight.enemy_at.get(m, ())):
                     slots.add(n)
-        free = [u for u in self.free_units() if not sight.units[u].is_artillery]
-        able = {u: [s for s in sorted(slots) if s in self.reach_for(u).cost] for u in free}
-        able = {u: s for u, s in able.items() if s}
-        taken: set[Hex] = set()
-        moves: dict[str, Hex] = {}
+        able: dict[str, list[Hex]] = {}
+        reachers = self.reachers()
+        for spot in sorted(slots):
+            if not self.plan.occupant(spot) in (None, *reachers.get(spot, ())):
+                continue
+            for u in reachers.get(spot, ()):
+                if u not in self.busy and not sight.units[u].is_artillery and self.free_for(u, spot):
+                    able.setdefault(u, []).append(spot)
+        final = dict(self.plan.final)
         attackers = group.attackers.copy()
-        saved_final = dict(self.plan.final)
+        moves: dict[str, Hex] = {}
         best = None
-        try:
-            judge = self.judge()
-            if attackers.adjacent:
-                best = (judge.judge(attackers, defenders), attackers.copy(), dict(moves))
-            for u in sorted(able, key=lambda u: (-sight.units[u].attack, -sight.units[u].defense, u)):
-                spot = next((s for s in able[u] if s not in taken and self.free_for(u, s)), None)
-                if spot is None:
-                    continue
-                taken.add(spot)
-                moves[u] = spot
-                self.plan.final[u] = spot
-                attackers.adjacent.append(u)
-                judge = self.judge()
-                odds = judge.judge(attackers, defenders)
-                if best is None or odds.worth > best[0].worth:
-                    best = (odds, attackers.copy(), dict(moves))
-            if best is None:
-                return None
-            odds, attackers, moves = best
-            self.plan.final = dict(saved_final)
-            for u, s in moves.items():
-                self.plan.final[u] = s
-            judge = self.judge()
-            odds = self._support(judge, attackers, defenders, moves, odds)
-        finally:
-            self.plan.final = saved_final
+        if attackers.adjacent:
+            best = (Judge(sight, final).judge(attackers, defenders), attackers.copy(), dict(moves))
+        taken: set[Hex] = set()
+        for u in sorted(able, key=lambda u: (-sight.units[u].attack, -sight.units[u].defense, u)):
+            spot = next((s for s in able[u] if s not in taken), None)
+            if spot is None:
+                continue
+            taken.add(spot)
+            moves[u] = spot
+            final[u] = spot
+            attackers.adjacent.append(u)
+            odds = Judge(sight, final).judge(attackers, defenders)
+            if best is None or odds.worth > best[0].worth:
+                best = (odds, attackers.copy(), dict(moves))
+        if best is None:
+            return None
+        odds, attackers, moves = best
+        final = dict(self.plan.final) | moves
+        odds = self._support(Judge(sight, final), attackers, defenders, moves, odds)
         return Offer(Group(list(defenders), attackers), moves, odds)
 
     def _support(self, judge: Judge, attackers: Attackers, defenders: list[str], moves: dict[str, Hex], odds: Odds) -> Odds:
@@ -228,11 +237,12 @@ class Greedy:
         here = self.plan.final.get(battery)
         if here is not None and here not in sight.enemy_zoc and min(hexes.distance(here, t) for t in targets) <= rng:
             return here
-        spots = [
-            h for h in reach.cost
-            if h not in sight.enemy_zoc and h not in taken and self.free_for(battery, h) and min(hexes.distance(h, t) for t in targets) <= rng
-        ]
-        return min(spots, key=lambda h: (reach.cost[h], h)) if spots else None
+        if battery not in self._by_cost:
+            self._by_cost[battery] = [h for _, h in sorted((c, h) for h, c in reach.cost.items())]
+        for h in self._by_cost[battery]:
+            if h not in sight.enemy_zoc and h not in taken and self.free_for(battery, h) and min(hexes.distance(h, t) for t in targets) <= rng:
+                return h
+        return None
 
     def commit(self, offer: Offer, existing: Group | None) -> None:
         for u, h in offer.moves.items():
@@ -253,19 +263,29 @@ class Greedy:
                 self.commit(offer, g)
 
     def attack(self) -> None:
-        while True:
-            attacked = self.attacked()
-            offers = []
-            for e in self.sight.theirs:
-                if e in attacked:
-                    continue
+        """Make the best optional attack, then the next best on what is left, while any is worth it.
+
+        Lazy: an offer is worked out again only when it comes to the top, as
+        what others took can only make it worse.
+        """
+        queue = []
+        for e in self.sight.theirs:
+            if e not in self.attacked():
                 offer = self.offer(Group([e]))
                 if offer is not None and offer.odds.worth >= OFFENSIVE_WORTH:
-                    offers.append(offer)
-            if not offers:
-                return
-            best = max(offers, key=lambda o: (o.odds.worth, o.group.defenders[0]))
-            self.commit(best, None)
+                    queue.append((-offer.odds.worth, e))
+        heapq.heapify(queue)
+        while queue:
+            _, e = heapq.heappop(queue)
+            if e in self.attacked():
+                continue
+            offer = self.offer(Group([e]))
+            if offer is None or offer.odds.worth < OFFENSIVE_WORTH:
+                continue
+            if queue and offer.odds.worth < -queue[0][0]:
+                heapq.heappush(queue, (-offer.odds.worth, e))
+                continue
+            self.commit(offer, None)
 
     # -- 4. everyone else ----------------------------------------------------------------
     def _goals(self) -> list[tuple[Hex, float]]:
@@ -304,7 +324,7 @@ class Greedy:
         sight, board = self.sight, self.sight.board
         held = self.held
         enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
-        loc = self._loc_placement()
+        lines = self._lines()
         runner = self._runner()
         for u in self.free_units():
             unit = sight.units[u]
@@ -325,14 +345,12 @@ class Greedy:
                 exposed = max(0, 3 - near) * 4 if unit.is_artillery or unit.defense <= 2 else 0
                 return (distance + exposed, -LINE_RANK[board.terrain(h).crt], reach.cost[h], h)
 
-            ranked = sorted(options, key=score)
-            if here is not None and score(here) <= score(ranked[0]):
+            first = min(options, key=score)
+            if here is not None and score(here) <= score(first):
                 continue  # staying is as good as anything
-            chosen = None
-            for h in ranked[:4]:
-                if loc is None or self._keeps_loc(loc, u, h):
-                    chosen = h
-                    break
+            chosen = first if lines is None or lines.traced_from(first) else None
+            if chosen is None:
+                chosen = next((h for h in sorted(options, key=score)[1:4] if lines.traced_from(h)), None)
             if chosen is None or chosen == here:
                 continue
             self.busy.add(u)
@@ -340,8 +358,6 @@ class Greedy:
             self.plan.move(u, enter, path)
             if u == runner and chosen in board.spec.exits:
                 self.plan.exits.add(u)
-            if loc is not None:
-                loc.move(u, chosen)
 
     def _runner(self) -> str | None:
         """The one unit sent off the map by an exit hex, where the map has exits (Leyte 16.13)."""
@@ -353,21 +369,12 @@ class Greedy:
             return None
         return min(candidates, key=lambda u: (sight.units[u].combat_value, u))
 
-    def _loc_placement(self) -> Placement | None:
-        """The position to test Lines of Communications on (U.S. under Leyte, 15.31), or None when they do not matter."""
+    def _lines(self) -> Lines | None:
+        """Lines of Communications to keep (U.S. under Leyte, 15.31), or None when they do not matter."""
         sight = self.sight
         if sight.side != "US" or not sight.ruleset.leyte or not sight.board.beaches:
             return None
-        locations = dict(sight.state.locations)
-        locations.update(self.plan.final)
-        return Placement(sight.units, locations)
-
-    def _keeps_loc(self, loc: Placement, unit: str, h: Hex) -> bool:
-        before = loc.where(unit)
-        loc.move(unit, h)
-        ok = has_line_of_communications(self.sight.board, loc, unit)
-        loc.move(unit, before)
-        return ok
+        return Lines(sight, set(self.plan.final.values()))
 
     # -- 5. advances -------------------------------------------------------------------------
     def advances(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.bot.reach import graph_of
 from pbem.bot.sight import Sight
 from pbem.engine import crt, hexes
 from pbem.engine.engagement import BANZAI_KINDS
@@ -55,6 +56,7 @@ class Judge:
         self.sight = sight
         self.final = final
         self.friendly_hexes = {h for h in final.values()}
+        self.steps = graph_of(sight.board).steps
         self._trapped: dict[str, bool] = {}
 
     # -- who is caught -----------------------------------------------------------
@@ -64,9 +66,9 @@ class Judge:
     def defender_trapped(self, d: str) -> bool:
         """No hex the enemy unit could retreat into: every neighbour is ours, in our zone of control, sea or barred (7.71-7.74)."""
         if d not in self._trapped:
-            board, here = self.sight.board, self.sight.where[d]
+            here = self.sight.where[d]
             self._trapped[d] = not any(
-                board.passable(here, n) and n not in self.friendly_hexes and not self._my_zoc(n) for n in board.neighbours(here)
+                n not in self.friendly_hexes and not self._my_zoc(n) for n, _, _ in self.steps.get(here, ())
             )
         return self._trapped[d]
 
@@ -74,9 +76,9 @@ class Judge:
         """No hex our unit could retreat into after an A-result."""
         key = "+" + a
         if key not in self._trapped:
-            board, here, sight = self.sight.board, self.final[a], self.sight
+            here, sight = self.final[a], self.sight
             self._trapped[key] = not any(
-                board.passable(here, n) and n not in sight.enemy_at and n not in sight.enemy_zoc for n in board.neighbours(here)
+                n not in sight.enemy_at and n not in sight.enemy_zoc for n, _, _ in self.steps.get(here, ())
             )
         return self._trapped[key]
 
@@ -90,17 +92,13 @@ class Judge:
         """
         sight = self.sight
         per_hex: dict[Hex, list[int]] = {}
-        for e in sight.theirs:
-            unit = sight.units[e]
-            if not unit.is_artillery or not unit.fpf or e in sight.state.no_fpf:
-                continue
-            here = sight.where[e]
+        for here, fpf, reach in sight.enemy_batteries:
             if self._my_zoc(here):
                 continue
             for d in defenders:
                 dh = sight.where[d]
-                if hexes.distance(here, dh) <= unit.range:
-                    per_hex.setdefault(dh, []).append(unit.fpf)
+                if hexes.distance(here, dh) <= reach:
+                    per_hex.setdefault(dh, []).append(fpf)
                     break
         if sight.ruleset.leyte:
             return sum(max(v) for v in per_hex.values())

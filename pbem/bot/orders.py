@@ -36,30 +36,36 @@ class Plan:
     attacks: list[Group] = field(default_factory=list)
     exits: set[str] = field(default_factory=set)
     """Units leaving the map from the last hex of their path (Leyte 16.13)."""
+    _at: dict[Hex, str] = field(default_factory=dict)
 
     @classmethod
     def standing(cls, sight: Sight) -> "Plan":
         """Nobody moves yet: every unit of the side where it stands."""
         return cls(sight, final={u: sight.where[u] for u in sight.mine})
 
+    def __post_init__(self) -> None:
+        self._at = {h: u for u, h in self.final.items()}
+
     def occupant(self, h: Hex) -> str | None:
-        """The unit of the side that ends its move in ``h``, if any."""
-        for u, where in self.final.items():
-            if where == h:
-                return u
-        return None
+        """The unit of the side that ends its move in ``h``, if any (5.31 allows one)."""
+        return self._at.get(h)
+
+    def _put(self, unit: str, h: Hex | None) -> None:
+        old = self.final.pop(unit, None)
+        if old is not None and self._at.get(old) == unit:
+            del self._at[old]
+        if h is not None:
+            self.final[unit] = h
+            self._at[h] = unit
 
     def move(self, unit: str, enter: Hex | None, path: list[Hex]) -> None:
         self.moves[unit] = (enter, path)
-        self.final[unit] = path[-1] if path else (enter or self.final[unit])
+        self._put(unit, path[-1] if path else (enter or self.final[unit]))
 
     def unmove(self, unit: str) -> None:
         enter, _ = self.moves.pop(unit)
         self.exits.discard(unit)
-        if enter is None:
-            self.final[unit] = self.sight.where[unit]
-        else:
-            del self.final[unit]
+        self._put(unit, self.sight.where[unit] if enter is None else None)
 
     def document(self) -> dict[str, Any]:
         moves = []

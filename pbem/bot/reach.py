@@ -11,7 +11,6 @@ and moves no farther when placed next to the enemy (12.22).
 
 from __future__ import annotations
 
-import heapq
 import math
 import weakref
 from dataclasses import dataclass
@@ -84,23 +83,26 @@ class Reach:
 
 
 def _search(unit_id: str, graph: MoveGraph, sources: dict[Hex, int], budget: int, armor: bool, sight: Sight, start: Hex | None) -> Reach:
+    """Dijkstra with a bucket per scaled MP (Dial's algorithm: the costs are small whole numbers)."""
     cost = dict(sources)
     came_from: dict[Hex, Hex | None] = {h: None for h in sources}
-    heap = sorted((c, h) for h, c in sources.items())
+    buckets: list[list[Hex]] = [[] for _ in range(budget + 1)]
+    for h, c in sorted(sources.items()):
+        buckets[c].append(h)
     zoc, enemy_at = sight.enemy_zoc, sight.enemy_at
     steps = graph.steps
-    while heap:
-        c, h = heapq.heappop(heap)
-        if c > cost[h] or h in zoc:
-            continue  # entering an enemy zone of control ends the move (6.0, 12.22)
-        for n, w, armor_ok in steps.get(h, ()):
-            nc = c + w
-            if nc > budget or n in enemy_at or (armor and not armor_ok):
-                continue
-            if nc < cost.get(n, budget + 1):
-                cost[n] = nc
-                came_from[n] = h
-                heapq.heappush(heap, (nc, n))
+    for c, bucket in enumerate(buckets):
+        for h in bucket:  # a step costing nothing appends to this very bucket, and is still seen
+            if cost[h] != c or h in zoc:
+                continue  # entering an enemy zone of control ends the move (6.0, 12.22)
+            for n, w, armor_ok in steps.get(h, ()):
+                nc = c + w
+                if nc > budget or n in enemy_at or (armor and not armor_ok):
+                    continue
+                if nc < cost.get(n, budget + 1):
+                    cost[n] = nc
+                    came_from[n] = h
+                    buckets[nc].append(n)
     return Reach(unit_id, start, cost, came_from)
 
 

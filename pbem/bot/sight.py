@@ -48,6 +48,8 @@ class Sight:
     enemy_at: dict[Hex, list[str]] = field(default_factory=dict)
     enemy_zoc: frozenset[Hex] = frozenset()
     """Hexes next to an enemy unit: entering one ends a move (6.0), ending in one obliges an attack (7.12)."""
+    enemy_batteries: list[tuple[Hex, int, int]] = field(default_factory=list)
+    """Enemy artillery that may give Final Protective Fire (8.41): its hex, FPF strength and range."""
 
     @property
     def last_turn(self) -> bool:
@@ -68,6 +70,11 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
         enemy_at.setdefault(where[u], []).append(u)
     zoc = frozenset(n for h in enemy_at for n in hexes.neighbours(h))
     position = state.position
+    batteries = [
+        (where[e], units[e].fpf, units[e].range)
+        for e in theirs
+        if units[e].is_artillery and units[e].fpf and e not in state.no_fpf
+    ]
     return Sight(
         side=side,
         enemy=enemy_of(side),
@@ -86,4 +93,5 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
         seq=view["seq"],
         enemy_at=enemy_at,
         enemy_zoc=zoc,
+        enemy_batteries=batteries,
     )
