@@ -30,7 +30,7 @@ from pbem.bot.odds import Attackers, Judge, Odds
 from pbem.bot.orders import Plan
 from pbem.bot.reach import Reach, graph_of as reach_graph, reach_of, reinforcement_reach
 from pbem.bot.sight import Sight
-from pbem.engine import hexes
+from pbem.engine import crt, hexes
 from pbem.engine.engagement import BANZAI_KINDS
 from pbem.engine.hexes import Hex
 from pbem.engine.terrain import LINE_RANK
@@ -73,6 +73,7 @@ class Greedy:
         self.steps = reach_graph(sight.board).steps
         self._reachers: dict[Hex, list[str]] | None = None
         self._by_cost: dict[str, list[Hex]] = {}
+        self._radius: dict[str, int] = {}
 
     # -- helpers ---------------------------------------------------------------------
     def reach_for(self, unit: str) -> Reach:
@@ -197,6 +198,8 @@ class Greedy:
         dhexes = [sight.where[d] for d in defenders]
         batteries = [u for u in self.free_units() if sight.units[u].is_artillery and u not in moves]
         for b in sorted(batteries, key=lambda b: (-sight.units[b].barrage, b)):
+            if not self._within_fire(b, dhexes):
+                continue
             spot = self._firing_hex(b, dhexes, set(moves.values()))
             if spot is None:
                 continue
@@ -210,7 +213,12 @@ class Greedy:
         may_gsp = attackers.adjacent or not sight.ruleset.dg
         if may_gsp and self.gsp_left:
             best_points, best_odds, best_net = 0, odds, 0.0
+            column = odds.column
             for points in range(1, self.gsp_left + 1):
+                shifted = crt.column(odds.line, odds.differential + points).position
+                if shifted == column:
+                    continue  # a point that does not shift the column buys nothing
+                column = shifted
                 trial = attackers.copy()
                 trial.gsp += points
                 tried = judge.judge(trial, defenders)
@@ -228,6 +236,15 @@ class Greedy:
                 attackers.banzai = True
                 odds = tried
         return odds
+
+    def _within_fire(self, battery: str, targets: list[Hex]) -> bool:
+        """Could the battery reach range of any target at all (a cheap test before the real one)?"""
+        here = self.sight.where.get(battery)
+        if here is None:
+            return True
+        if battery not in self._radius:
+            self._radius[battery] = max(hexes.distance(here, h) for h in self.reach_for(battery).cost)
+        return min(hexes.distance(here, t) for t in targets) <= self._radius[battery] + self.sight.units[battery].range
 
     def _firing_hex(self, battery: str, targets: list[Hex], taken: set[Hex]) -> Hex | None:
         """Where a battery can barrage one of ``targets`` from (8.11, 8.12) without ending next to the enemy (8.31)."""
@@ -339,14 +356,18 @@ class Greedy:
             if not options:
                 continue
 
-            def score(h: Hex) -> tuple:
-                distance = field.get(h, fields.FAR) if field else enemy_near.get(h, 9)
-                near = enemy_near.get(h, 9)
-                exposed = max(0, 3 - near) * 4 if unit.is_artillery or unit.defense <= 2 else 0
-                return (distance + exposed, -LINE_RANK[board.terrain(h).crt], reach.cost[h], h)
+            wary = unit.is_artillery or unit.defense <= 2
+            toward, far = (field, fields.FAR) if field else (enemy_near, 9)
+            primary = {
+                h: toward.get(h, far) + (max(0, 3 - enemy_near.get(h, 9)) * 4 if wary else 0) for h in options
+            }
 
-            first = min(options, key=score)
-            if here is not None and score(here) <= score(first):
+            def score(h: Hex) -> tuple:
+                return (primary[h], -LINE_RANK[board.terrain(h).crt], reach.cost[h], h)
+
+            low = min(primary.values())
+            first = min((h for h in options if primary[h] == low), key=score)
+            if here is not None and here in primary and score(here) <= score(first):
                 continue  # staying is as good as anything
             chosen = first if lines is None or lines.traced_from(first) else None
             if chosen is None:

@@ -55,5 +55,6 @@ def final_report(loaded: LoadedScenario, state: GameState) -> FinalReport:
         held = f"held by {units[holder].side} ({holder})" if holder else "empty"
         lines.append(f"objective {o.hex} ({o.points} points to {o.side}): {held}")
     verdict = f"{winner} wins" if winner else "a draw"
-    lines.append(f"Result: {verdict}, {score['US']} to {score['JP']} ({BASIS})")
+    lines.append(f"Result: {verdict}, {score['US']} to {score['JP']}")
+    lines.append(f"  ({BASIS})")
     return FinalReport(score, winner, BASIS, lines)
