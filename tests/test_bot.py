@@ -157,3 +157,26 @@ def test_greedy_beats_random_on_the_test_scenario():
             other = "JP" if side == "US" else "US"
             wins += score[side] > score[other]
     assert wins >= 9
+
+
+def test_leyte_shaped_data_still_gives_valid_orders():
+    """Named entry areas, exit hexes and airfield places, as the Leyte scenarios will have them."""
+    import json
+    from pathlib import Path
+
+    from pbem.datafiles import scenario_from
+
+    document = json.loads((Path(__file__).resolve().parent.parent / "scenarios" / "test-skirmish.json").read_text())
+    document["map"]["areas"] = {"N": ["1103", "1104"], "0100": ["0110", "0210", "0310"]}
+    document["map"]["exits"] = ["0101", "0102"]
+    document["map"]["places"]["Tabon Airfield"] = "0706"
+    for unit in document["units"]:
+        if unit["id"] == "us-19":
+            unit["entry"] = "N"
+        if unit["id"] == "jp-41":
+            unit["entry"] = "0100"
+    loaded = scenario_from(document, Path("leyte-shaped.json"))
+    for policies in (("greedy", "greedy"), ("random", "random")):
+        for seed in range(3):
+            game = play_out(loaded, {"US": policies[0], "JP": policies[1]}, seed=seed)
+            assert game.final.over and all(s.last["valid"] for s in game.steps[1:])

@@ -20,7 +20,6 @@ In order, each step using what the last left free:
 from __future__ import annotations
 
 import heapq
-import random
 from dataclasses import dataclass
 
 from pbem.bot import fields
@@ -59,9 +58,8 @@ class Offer:
 
 
 class Greedy:
-    def __init__(self, sight: Sight, rng: random.Random) -> None:
+    def __init__(self, sight: Sight) -> None:
         self.sight = sight
-        self.rng = rng
         self.plan = Plan.standing(sight)
         self.reach: dict[str, Reach] = {}
         self.busy: set[str] = set()
@@ -128,11 +126,18 @@ class Greedy:
             odds = judge.judge(g.attackers, g.defenders)
             if odds.worth >= WITHDRAW_BELOW:
                 continue
-            steps = {a: self._escape(a) for a in g.attackers.adjacent}
-            if all(steps.values()):
-                for a, h in steps.items():
-                    self.plan.move(a, None, [h])
+            stepped = []
+            for a in g.attackers.adjacent:
+                h = self._escape(a)
+                if h is None:
+                    break
+                self.plan.move(a, None, [h])
+                stepped.append(a)
+            else:
                 withdrew = True
+                continue
+            for a in stepped:  # all step away or none
+                self.plan.unmove(a)
         if withdrew:
             groups = mandatory_attacks(sight, self.plan.final, self._best_host(self.judge()))
         self.plan.attacks = groups

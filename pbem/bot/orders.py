@@ -19,9 +19,6 @@ from pbem.engine.hexes import Hex
 from pbem.engine.problems import Problem
 from pbem.model.orders import Orders
 
-MOVEMENT_RULES = ("5.", "6.", "12.")
-
-
 class BotError(RuntimeError):
     """The bot could not find valid orders: a fault of the bot's, never of the game."""
 
@@ -102,30 +99,25 @@ def _first(_: str, options: list[Group]) -> Group:
 
 
 def settle(plan: Plan) -> dict[str, Any]:
-    """The plan's orders when the engine accepts them; otherwise the nearest orders it does accept."""
+    """The plan's orders when the engine accepts them; otherwise the nearest orders it does accept.
+
+    First the same moves with the forced attacks alone; then without the
+    moves of every unit a problem names, again and again; at last nobody
+    moves.  The forced attacks always exist (:mod:`.contact`), so the last
+    step cannot fail unless the engine and the bot disagree on a rule.
+    """
     sight = plan.sight
     document = plan.document()
     found = problems_with(sight, document)
-    for _ in range(len(plan.moves) + 2):
-        if not found:
-            return document
-        wrong_moves = {p.unit for p in found if p.rule.startswith(MOVEMENT_RULES) and p.unit in plan.moves}
-        for unit in sorted(wrong_moves):
-            plan.unmove(unit)
-        if not wrong_moves and plan.moves and any(p.rule.startswith(MOVEMENT_RULES) for p in found):
-            for unit in list(plan.moves):
-                plan.unmove(unit)
+    while found:
         plan.attacks = mandatory_attacks(sight, plan.final, _first)
         document = plan.document()
         found = problems_with(sight, document)
         if not found:
-            return document
-        if not wrong_moves:
-            for unit in list(plan.moves):
-                plan.unmove(unit)
-            plan.attacks = mandatory_attacks(sight, plan.final, _first)
-            document = plan.document()
-            found = problems_with(sight, document)
-    if found:
-        raise BotError("the bot found no valid orders: " + "; ".join(str(p) for p in found))
+            break
+        named = {p.unit for p in found if p.unit in plan.moves}
+        if not named and not plan.moves:
+            raise BotError("the bot found no valid orders: " + "; ".join(str(p) for p in found))
+        for unit in sorted(named or plan.moves):
+            plan.unmove(unit)
     return document

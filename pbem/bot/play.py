@@ -17,13 +17,15 @@ POLICIES = ("greedy", "random")
 def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "greedy", seed: int = 0) -> dict[str, Any]:
     """Orders for the side whose sealed ``view`` this is, checked by the engine.
 
-    The same view, policy and seed always give the same orders: the only
-    randomness is a generator seeded from ``seed``, the turn file's number
-    and the side.
+    The same view, policy and seed always give the same orders: the greedy
+    policy draws nothing at random, and the random one draws from a
+    generator seeded from ``seed``, the turn file's number and the side.
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}")
     sight = see(view, loaded)
-    rng = random.Random(f"{seed}:{sight.seq}:{sight.side}")
-    plan = Greedy(sight, rng).decide() if policy == "greedy" else random_plan(sight, rng)
+    if policy == "greedy":
+        plan = Greedy(sight).decide()
+    else:
+        plan = random_plan(sight, random.Random(f"{seed}:{sight.seq}:{sight.side}"))
     return settle(plan)
