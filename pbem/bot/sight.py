@@ -61,7 +61,8 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
     side: Side = view["side"]
     state = state_of_view(view)
     units = state.unit_index()
-    where = {u: h for u, h in state.locations.items() if u in units and state.on_map(u)}
+    # Only a hex id is a place on the map: eliminated, off-map and (later) exited units are elsewhere.
+    where = {u: h for u, h in state.locations.items() if u in units and hexes.is_hex_id(h)}
     mine = [u.id for u in state.units if u.side == side and u.id in where]
     theirs = [u.id for u in state.units if u.side != side and u.id in where]
     waiting = [u.id for u in state.units if u.side == side and state.locations.get(u.id) == OFFMAP]
