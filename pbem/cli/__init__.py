@@ -30,7 +30,8 @@ app.add_typer(case_app, name="case")
 app.add_typer(orders_app, name="orders")
 app.add_typer(schema_app, name="schema")
 
-from pbem.cli import bot, cases, checks, players, referee  # noqa: E402,F401  (registers the commands)
+from pbem.cli import cases, checks, players, referee  # noqa: E402,F401  (registers the commands)
+from pbem.cli import bot  # noqa: E402,F401  (pbem bot, pbem demo)
 
 
 def main(argv: Optional[list[str]] = None) -> None:
