@@ -1,6 +1,6 @@
 """Distances over the board, for heading somewhere: MP from every hex to a goal, hexes to the nearest enemy.
 
-A goal's field ignores units (they move) and is built once per board and
+A goal's field ignores units (they move) and is built once per map and
 goal hex; the enemy's field is built once per player-turn from where the
 view shows the enemy.
 """
@@ -8,7 +8,6 @@ view shows the enemy.
 from __future__ import annotations
 
 import heapq
-import weakref
 from collections import deque
 
 from pbem.bot.reach import graph_of
@@ -17,15 +16,13 @@ from pbem.engine.hexes import Hex
 
 FAR = 10**6
 
-_FIELDS: "weakref.WeakKeyDictionary[Board, dict[Hex, dict[Hex, int]]]" = weakref.WeakKeyDictionary()
-
-
 def toward(board: Board, goal: Hex) -> dict[Hex, int]:
     """Scaled MP from each land hex to ``goal`` along the cheapest way, units ignored (steps are symmetric enough to run backwards)."""
-    cache = _FIELDS.setdefault(board, {})
+    graph = graph_of(board)
+    cache = graph.goal_fields
     if goal in cache:
         return cache[goal]
-    steps = graph_of(board).steps
+    steps = graph.steps
     cost = {goal: 0}
     heap = [(0, goal)]
     while heap:

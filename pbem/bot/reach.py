@@ -41,20 +41,33 @@ class MoveGraph:
         self.steps: dict[Hex, list[Step]] = {}
         for (h, n), cost in costs.items():
             self.steps.setdefault(h, []).append((n, int(cost * self.scale), bool(board.armor_may_enter(h, n))))
-        self.board = board
+        self.goal_fields: dict[Hex, dict[Hex, int]] = {}
+        """MP from every hex to a goal hex, filled in by :func:`pbem.bot.fields.toward`."""
 
     def scaled(self, cost: Fraction | int) -> int:
         return int(Fraction(cost) * self.scale)
 
 
-_GRAPHS: "weakref.WeakKeyDictionary[Board, MoveGraph]" = weakref.WeakKeyDictionary()
+_BY_BOARD: "weakref.WeakKeyDictionary[Board, MoveGraph]" = weakref.WeakKeyDictionary()
+_BY_MAP: dict[str, MoveGraph] = {}
+KEPT_MAPS = 8
 
 
 def graph_of(board: Board) -> MoveGraph:
-    """The board's :class:`MoveGraph`, built once per board."""
-    graph = _GRAPHS.get(board)
+    """The board's :class:`MoveGraph`, built once per map.
+
+    Each turn file read builds a new :class:`Board` from the same map, so
+    graphs are also kept by the map's content (the last few maps).
+    """
+    graph = _BY_BOARD.get(board)
     if graph is None:
-        graph = _GRAPHS[board] = MoveGraph(board)
+        key = board.spec.model_dump_json()
+        graph = _BY_MAP.get(key)
+        if graph is None:
+            if len(_BY_MAP) >= KEPT_MAPS:
+                _BY_MAP.pop(next(iter(_BY_MAP)))
+            graph = _BY_MAP[key] = MoveGraph(board)
+        _BY_BOARD[board] = graph
     return graph
 
 
