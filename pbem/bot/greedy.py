@@ -167,8 +167,6 @@ class Greedy:
         able: dict[str, list[Hex]] = {}
         reachers = self.reachers()
         for spot in sorted(slots):
-            if not self.plan.occupant(spot) in (None, *reachers.get(spot, ())):
-                continue
             for u in reachers.get(spot, ()):
                 if u not in self.busy and not sight.units[u].is_artillery and self.free_for(u, spot):
                     able.setdefault(u, []).append(spot)
@@ -288,7 +286,7 @@ class Greedy:
         """Make the best optional attack, then the next best on what is left, while any is worth it.
 
         Lazy: an offer is worked out again only when it comes to the top, as
-        what others took can only make it worse.
+        what the attacks made before it took mostly makes it worse.
         """
         queue = []
         for e in self.sight.theirs:
