@@ -180,3 +180,13 @@ def test_leyte_shaped_data_still_gives_valid_orders():
         for seed in range(3):
             game = play_out(loaded, {"US": policies[0], "JP": policies[1]}, seed=seed)
             assert game.final.over and all(s.last["valid"] for s in game.steps[1:])
+
+
+def test_settle_lands_a_reinforcement_whose_path_is_refused():
+    view = view_of("US", {"jp-1-33": "0605"})
+    sight = see(view, LOADED)
+    plan = Plan.standing(sight)
+    plan.move("us-7cav", "1104", ["1004", "0904", "0804", "0704", "0604"])  # far beyond 5 MP after landing (5.13)
+    assert any(p.rule == "5.13" for p in problems_with(sight, plan.document()))
+    orders = settle(plan)
+    assert orders["moves"] == [{"unit": "us-7cav", "path": [], "enter": "1104"}]

@@ -350,6 +350,11 @@ class Greedy:
             unit = sight.units[u]
             reach = self.reach_for(u)
             here = self.plan.final.get(u)
+            if u == runner and here in board.spec.exits and here not in sight.enemy_zoc:
+                self.busy.add(u)
+                self.plan.move(u, None, [])
+                self.plan.exits.add(u)  # leave from where it stands
+                continue
             if u == runner:
                 target = min(board.spec.exits, key=lambda x: (fields.toward(board, x).get(here or "", fields.FAR), x))
             else:

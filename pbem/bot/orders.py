@@ -102,8 +102,8 @@ def settle(plan: Plan) -> dict[str, Any]:
     """The plan's orders when the engine accepts them; otherwise the nearest orders it does accept.
 
     First the same moves with the forced attacks alone; then without the
-    moves of every unit a problem names, again and again; at last nobody
-    moves.  The forced attacks always exist (:mod:`.contact`), so the last
+    moves of every unit a problem names (a reinforcement first just lands),
+    again and again; at last nobody moves.  The forced attacks always exist (:mod:`.contact`), so the last
     step cannot fail unless the engine and the bot disagree on a rule.
     """
     sight = plan.sight
@@ -119,5 +119,10 @@ def settle(plan: Plan) -> dict[str, Any]:
         if not named and not plan.moves:
             raise BotError("the bot found no valid orders: " + "; ".join(str(p) for p in found))
         for unit in sorted(named or plan.moves):
-            plan.unmove(unit)
+            enter, path = plan.moves[unit]
+            if enter is not None and path:
+                plan.move(unit, enter, [])  # a reinforcement first tries landing and going no farther
+                plan.exits.discard(unit)
+            else:
+                plan.unmove(unit)
     return document
