@@ -43,17 +43,12 @@ class Sight:
     """This side's reinforcements available off the map (12.1)."""
     gsp: int
     enemy_gsp: int
-    turn: int
     seq: int
     enemy_at: dict[Hex, list[str]] = field(default_factory=dict)
     enemy_zoc: frozenset[Hex] = frozenset()
     """Hexes next to an enemy unit: entering one ends a move (6.0), ending in one obliges an attack (7.12)."""
     enemy_batteries: list[tuple[Hex, int, int]] = field(default_factory=list)
     """Enemy artillery that may give Final Protective Fire (8.41): its hex, FPF strength and range."""
-
-    @property
-    def last_turn(self) -> bool:
-        return self.turn >= self.scenario.last_turn
 
 
 def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
@@ -90,7 +85,6 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
         waiting=waiting,
         gsp=position.gsp_of(side),
         enemy_gsp=position.gsp_of(enemy_of(side)),
-        turn=position.turn,
         seq=view["seq"],
         enemy_at=enemy_at,
         enemy_zoc=zoc,
