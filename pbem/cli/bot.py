@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -101,9 +102,10 @@ def demo(
         console.print(f"AUDIT FAILED: first bad file {result.audit.findings[0].file}")
     for line in result.report.lines:
         console.print(line)
+    pbem = sys.argv[0] if Path(sys.argv[0]).name == "pbem" else "pbem"  # as the user typed it: .venv/bin/pbem
     console.print(f"\nThe game is in {game}/ and the identities in {folder}/. Look at it with:")
-    console.print(f"  pbem view {game}/turn-{result.player_turns:04d}.pbem --key {result.keys['US']}")
-    console.print(f"  pbem dice {game}")
-    console.print(f"  pbem verify {game}")
-    console.print(f"  pbem audit {game} --key {result.keys['referee']}")
+    console.print(f"  {pbem} view {game}/turn-{result.player_turns:04d}.pbem --key {result.keys['US']}")
+    console.print(f"  {pbem} dice {game}")
+    console.print(f"  {pbem} verify {game}")
+    console.print(f"  {pbem} audit {game} --key {result.keys['referee']}")
     raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)
