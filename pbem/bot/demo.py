@@ -18,6 +18,7 @@ from pathlib import Path
 from pbem.bot.orders import BotError
 from pbem.bot.play import bot_orders
 from pbem.bot.report import FinalReport, final_report
+from pbem.datafiles import load_scenario
 from pbem.errors import BadInput
 from pbem.game.audit import AuditReport, audit_game
 from pbem.game.codec import state_from_json
@@ -29,6 +30,7 @@ from pbem.game.scenario_ref import scenario_of
 from pbem.protocol.chain import Finding, verify_chain
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import PrivateIdentity, generate, write_private, write_public
+from pbem.protocol.ordersfile import build_orders_for_turn
 from pbem.protocol.turnfile import open_referee_state
 
 PARTIES = {"referee": "ref", "US": "us", "JP": "jp"}
@@ -93,11 +95,9 @@ def run_demo(
     drafts = folder / "orders"
     if (game / turn_name(0)).exists():
         raise BadInput("a game already exists here", file=str(game / turn_name(0)), hint="give another --dir")
-    for role, name in PARTIES.items():
+    for name in PARTIES.values():
         if (folder / f"{name}.key").exists():
             raise BadInput("a demo identity already exists here", file=str(folder / f"{name}.key"), hint="give another --dir")
-    from pbem.datafiles import load_scenario
-
     loaded = load_scenario(scenario)  # a missing scenario fails here, before anything is written
     game.mkdir(parents=True, exist_ok=True)
     drafts.mkdir(exist_ok=True)
@@ -120,8 +120,6 @@ def run_demo(
         _, problems = check_own_orders(turn, player, document, str(draft))
         if problems:
             raise BotError(f"{draft}: the bot wrote orders that do not validate: " + "; ".join(map(str, problems)))
-        from pbem.protocol.ordersfile import build_orders_for_turn
-
         built = build_orders_for_turn(player, turn, side, document)
         sent = write_new(game / orders_name(turn.seq, side), built.text)
         write_receipt(sent, turn, side, built)
@@ -141,6 +139,7 @@ def run_demo(
     if chain.ok:
         findings += receipt_findings({game}, chain.turns)
     audit = audit_game(game, referee, {"US": parties["US"], "JP": parties["JP"]})
-    final = open_referee_state(load_turn(path), referee)
-    report = final_report(scenario_of(load_turn(path)), state_from_json(final.state["state"]))
+    last_turn = load_turn(path)
+    final = open_referee_state(last_turn, referee).state["state"]
+    report = final_report(scenario_of(last_turn), state_from_json(final))
     return DemoResult(folder, game, keys, done, findings, audit, report)
