@@ -309,6 +309,7 @@ class Greedy:
 
     # -- 4. everyone else ----------------------------------------------------------------
     def _goals(self) -> list[tuple[Hex, float]]:
+        """Hexes worth heading for and their pull: the side's objectives, the enemy's (half), named places."""
         sight = self.sight
         goals: dict[Hex, float] = {}
         for o in sight.scenario.objectives:
@@ -319,6 +320,7 @@ class Greedy:
         return sorted(goals.items())
 
     def _goal_for(self, unit: str, here: Hex | None, held: set[Hex]) -> Hex | None:
+        """The goal pulling hardest on a unit: its pull over one plus the MP to it."""
         board = self.sight.board
         best, best_score = None, 0.0
         for g, weight in self.goals:
@@ -341,6 +343,7 @@ class Greedy:
                 self.busy.add(u)
 
     def deploy(self) -> None:
+        """Move every unit still free toward its goal, out of enemy zones of control (step 4)."""
         sight, board = self.sight, self.sight.board
         held = self.held
         enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
@@ -407,6 +410,7 @@ class Greedy:
 
     # -- 5. advances -------------------------------------------------------------------------
     def advances(self) -> None:
+        """The sturdiest winner of a one-hex attack advances into it when it is a goal or better ground (7.9)."""
         sight, board = self.sight, self.sight.board
         goal_hexes = {g for g, _ in self.goals}
         for g in self.plan.attacks:
