@@ -190,3 +190,22 @@ def test_settle_lands_a_reinforcement_whose_path_is_refused():
     assert any(p.rule == "5.13" for p in problems_with(sight, plan.document()))
     orders = settle(plan)
     assert orders["moves"] == [{"unit": "us-7cav", "path": [], "enter": "1104"}]
+
+
+def test_orders_do_not_depend_on_python_hash_seeds():
+    """Deterministic across processes too: no set or dict order leaks into the orders."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json; from pbem.datafiles import load_scenario; from pbem.bot.selfplay import play_out; "
+        "loaded = load_scenario('test-skirmish'); "
+        "print(json.dumps([play_out(loaded, {'US': p, 'JP': q}, seed=2).orders for p, q in (('greedy', 'random'), ('random', 'greedy'))], sort_keys=True))"
+    )
+    runs = {
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                       env=dict(os.environ, PYTHONHASHSEED=seed)).stdout
+        for seed in ("1", "2")
+    }
+    assert len(runs) == 1 and "moves" in runs.pop()
