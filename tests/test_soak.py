@@ -16,6 +16,7 @@ from pbem.bot.demo import run_demo
 from pbem.game.folder import turn_name
 
 SCENARIOS = ["test-skirmish"]
+"""With the three Leyte scenarios here, the 24 games play each of them with every pairing and edition."""
 POLICIES = [("greedy", "greedy"), ("random", "random"), ("greedy", "random"), ("random", "greedy")]
 EDITIONS = ["dg-2009", "spi-1975"]
 GAMES = [

@@ -104,15 +104,15 @@ def _search(unit_id: str, graph: MoveGraph, sources: dict[Hex, int], budget: int
         buckets[c].append(h)
     zoc, enemy_at = sight.enemy_zoc, sight.enemy_at
     steps = graph.steps
+    beyond = budget + 1
+    known = cost.get
     for c, bucket in enumerate(buckets):
         for h in bucket:  # a step costing nothing appends to this very bucket, and is still seen
             if cost[h] != c or h in zoc:
                 continue  # entering an enemy zone of control ends the move (6.0, 12.22)
             for n, w, armor_ok in steps.get(h, ()):
                 nc = c + w
-                if nc > budget or n in enemy_at or (armor and not armor_ok):
-                    continue
-                if nc < cost.get(n, budget + 1):
+                if nc < known(n, beyond) and n not in enemy_at and (armor_ok or not armor):
                     cost[n] = nc
                     came_from[n] = h
                     buckets[nc].append(n)
