@@ -160,7 +160,7 @@ class _Scorer:
         return lines
 
     def _objective(self, objective: Objective) -> Line:
-        label = objective.name or objective.hex
+        label = objective.name or next((name for name, h in self.board.places.items() if h == objective.hex), objective.hex)
         held = [u for u in self.placement.at(objective.hex) if self.units[u].side == objective.side]
         what = f"occupying {label} ({objective.hex})"
         if not held:

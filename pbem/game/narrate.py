@@ -108,7 +108,9 @@ def victory_lines(report: dict[str, Any]) -> list[str]:
         lines = [f"Victory points so far (eliminations and awards; objectives count at the end): US {points['US']}, JP {points['JP']}."]
     for line in report["lines"]:
         items = f" [{', '.join(line['items'])}]" if line["items"] else ""
-        lines.append(f"  {line['side']} {line['points']:>4}  {line['what']} (rule {line['source']}){items}")
+        rule = line["source"].split(" ")[0].rstrip(";,")
+        assumed = ", value assumed" if "assumed:" in line["source"] else ""
+        lines.append(f"  {line['side']} {line['points']:>4}  {line['what']} (rule {rule}{assumed}){items}")
     return lines
 def describe(event: dict[str, Any]) -> str | None:
     """One event of a view's last player-turn in words (None for a kind not told)."""

@@ -1,0 +1,145 @@
+"""``pbem demo``: three identities, one game, bot against bot, through the real files.
+
+Every step is the function the matching command calls — ``keygen``,
+``new``, a player's view and ``validate``, ``submit`` (signed, salted,
+sealed orders and a receipt), the referee's ``adjudicate`` — in one process
+instead of three people's, then ``verify`` and ``audit`` over the folder it
+wrote, and the final result.  Identities are made without a passphrase:
+they exist for this demo only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.bot.orders import BotError
+from pbem.bot.play import bot_orders
+from pbem.bot.report import FinalReport, final_report
+from pbem.datafiles import load_scenario
+from pbem.errors import BadInput
+from pbem.game.audit import AuditReport, audit_game
+from pbem.game.codec import state_from_json
+from pbem.game.folder import keep_orders, load_turn, orders_name, turn_name
+from pbem.game.player import check_own_orders, side_to_move
+from pbem.game.receipts import receipt_findings, write_receipt
+from pbem.game.referee import adjudicate_orders, start_game
+from pbem.game.scenario_ref import scenario_of
+from pbem.protocol.chain import Finding, verify_chain
+from pbem.protocol.files import write_new
+from pbem.protocol.keys import PrivateIdentity, generate, write_private, write_public
+from pbem.protocol.ordersfile import build_orders_for_turn
+from pbem.protocol.turnfile import open_referee_state
+
+PARTIES = {"referee": "ref", "US": "us", "JP": "jp"}
+
+
+@dataclass(frozen=True)
+class TurnPlayed:
+    """What the progress display shows after each player-turn."""
+
+    done: int
+    total: int
+    turn: int
+    side: str
+    moves: int
+    combats: int
+    rolls: list[int]
+
+
+@dataclass
+class DemoResult:
+    folder: Path
+    game: Path
+    keys: dict[str, Path]
+    player_turns: int
+    verify_findings: list[Finding]
+    audit: AuditReport
+    report: FinalReport
+
+
+def default_folder(scenario: str, base: Path = Path(".")) -> Path:
+    """``pbem-demo-SCENARIO``, numbered when that folder already holds a game."""
+    name = f"pbem-demo-{Path(scenario).stem}"
+    candidate, n = base / name, 1
+    while (candidate / "game" / turn_name(0)).exists():
+        n += 1
+        candidate = base / f"{name}-{n}"
+    return candidate
+
+
+def _identities(folder: Path) -> tuple[dict[str, PrivateIdentity], dict[str, Path]]:
+    identities, paths = {}, {}
+    for role, name in PARTIES.items():
+        identity = generate(name)
+        paths[role] = write_private(folder / f"{name}.key", identity, None)
+        write_public(folder / f"{name}.pub", identity)
+        identities[role] = identity
+    return identities, paths
+
+
+def run_demo(
+    scenario: str,
+    folder: Path,
+    *,
+    seed: int = 0,
+    edition: str | None = None,
+    policies: dict[str, str] | None = None,
+    on_turn: Callable[[TurnPlayed], None] | None = None,
+) -> DemoResult:
+    """Play ``scenario`` to its end in ``folder``; raise BadInput when a game is already there."""
+    policies = policies or {"US": "greedy", "JP": "greedy"}
+    game = folder / "game"
+    drafts = folder / "orders"
+    if (game / turn_name(0)).exists():
+        raise BadInput("a game already exists here", file=str(game / turn_name(0)), hint="give another --dir")
+    for name in PARTIES.values():
+        if (folder / f"{name}.key").exists():
+            raise BadInput("a demo identity already exists here", file=str(folder / f"{name}.key"), hint="give another --dir")
+    loaded = load_scenario(scenario)  # a missing scenario fails here, before anything is written
+    game.mkdir(parents=True, exist_ok=True)
+    drafts.mkdir(exist_ok=True)
+    parties, keys = _identities(folder)
+    referee = parties["referee"]
+
+    genesis = start_game(str(loaded.path), referee, parties["US"].public, parties["JP"].public, edition)
+    path = write_new(game / turn_name(0), genesis.text)
+    total = 2 * (loaded.scenario.last_turn - loaded.scenario.first_turn + 1)
+    done = 0
+    while True:
+        turn = load_turn(path)
+        if turn.public["over"]:
+            break
+        side = turn.public["awaiting"]
+        player = parties[side]
+        _, view = side_to_move(turn, player)
+        document = bot_orders(view, scenario_of(turn), policies[side], seed)
+        draft = write_new(drafts / f"orders-{turn.seq:04d}-{side}.json", json.dumps(document, indent=2) + "\n")
+        _, problems = check_own_orders(turn, player, document, str(draft))
+        if problems:
+            raise BotError(f"{draft}: the bot wrote orders that do not validate: " + "; ".join(map(str, problems)))
+        built = build_orders_for_turn(player, turn, side, document)
+        sent = write_new(game / orders_name(turn.seq, side), built.text)
+        write_receipt(sent, turn, side, built)
+        adjudicated = adjudicate_orders(turn, built.text, str(sent), referee)
+        path = write_new(game / turn_name(turn.seq + 1), adjudicated.turn.text)
+        keep_orders(game, turn.seq, side, sent, built.text)
+        done += 1
+        last = adjudicated.step.last
+        if on_turn:
+            on_turn(TurnPlayed(
+                done, max(total, done), turn.public["turn"], side, len(document["moves"]), len(last["combats"]),
+                [r["value"] for r in adjudicated.turn.dice.rolls],
+            ))
+
+    chain = verify_chain(game)
+    findings = list(chain.findings)
+    if chain.ok:
+        findings += receipt_findings({game}, chain.turns)
+    audit = audit_game(game, referee, {"US": parties["US"], "JP": parties["JP"]})
+    last_turn = load_turn(path)
+    final = open_referee_state(last_turn, referee).state["state"]
+    report = final_report(scenario_of(last_turn), state_from_json(final))
+    return DemoResult(folder, game, keys, done, findings, audit, report)

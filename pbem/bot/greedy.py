@@ -1,0 +1,436 @@
+"""The greedy policy: sensible play by cheap rules of thumb, no look-ahead.
+
+In order, each step using what the last left free:
+
+1. The attacks the position forces (7.11, 7.12) are found; a Japanese
+   infantry or engineer unit facing a hopeless one steps away if it may
+   (6.14).  A unit standing on an objective then holds it: it neither
+   moves nor leaves to attack.
+2. Each forced attack is filled: more units into hexes touching all its
+   defenders, artillery and Ground Support while a column shift pays.
+3. New attacks are made where the expected worth (:mod:`.odds`) is clearly
+   positive, the most valuable first.
+4. Every other unit — reinforcements too — heads for the objectives by
+   the cheapest way, stopping short of enemy zones of control, U.S.
+   units only where they keep a Line of Communications (15.32).
+5. A winner advances (7.9) into the hex it took when that hex is an
+   objective or better ground.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from pbem.bot import fields
+from pbem.bot.contact import Group, mandatory_attacks
+from pbem.bot.lines import Lines
+from pbem.bot.odds import Attackers, Judge, Odds
+from pbem.bot.orders import Plan
+from pbem.bot.reach import Reach, graph_of as reach_graph, reach_of, reinforcement_reach
+from pbem.bot.sight import Sight
+from pbem.engine import crt, hexes
+from pbem.engine.engagement import BANZAI_KINDS
+from pbem.engine.hexes import Hex
+from pbem.engine.terrain import LINE_RANK
+
+OFFENSIVE_WORTH = 0.5
+"""Expected value an optional attack must promise before units are committed to it (assumed)."""
+WITHDRAW_BELOW = -1.5
+"""A forced attack expected to cost more than this is avoided where the rules let the units step away (assumed)."""
+GSP_PRICE = 0.4
+"""What spending one Ground Support Point must buy, in expected value (assumed: points are few and lost at the turn's end, 9.14)."""
+SUPPORT_GAIN = 0.05
+"""The least improvement a battery or Ground Support Point must bring to be added."""
+PLACE_POINTS = 3
+"""Pull of a named place that is no side's objective (assumed)."""
+EXIT_SIDE = "US"
+"""assumed: the Leyte scenarios let only U.S. units leave the map (16.13); the scenario format does not say whose exits they are."""
+
+
+@dataclass
+class Offer:
+    """An attack as it would be made: moves into place, who attacks, and its odds."""
+
+    group: Group
+    moves: dict[str, Hex]
+    odds: Odds
+
+
+class Greedy:
+    def __init__(self, sight: Sight) -> None:
+        self.sight = sight
+        self.plan = Plan.standing(sight)
+        self.reach: dict[str, Reach] = {}
+        self.busy: set[str] = set()
+        """Units whose move is decided."""
+        self.gsp_left = sight.gsp
+        self.goals = self._goals()
+        self.held: set[Hex] = set()
+        """Objectives a unit of the side holds and keeps."""
+        self.steps = reach_graph(sight.board).steps
+        self._reachers: dict[Hex, list[str]] | None = None
+        self._by_cost: dict[str, list[Hex]] = {}
+        self._radius: dict[str, int] = {}
+
+    # -- helpers ---------------------------------------------------------------------
+    def reach_for(self, unit: str) -> Reach:
+        if unit not in self.reach:
+            self.reach[unit] = reinforcement_reach(self.sight, unit) if unit in self.sight.waiting else reach_of(self.sight, unit)
+        return self.reach[unit]
+
+    def reachers(self) -> dict[Hex, list[str]]:
+        """Hex -> the units that can end their move there (built once, after the forced attacks)."""
+        if self._reachers is None:
+            self._reachers = {}
+            for u in self.free_units():
+                for h in self.reach_for(u).cost:
+                    self._reachers.setdefault(h, []).append(u)
+        return self._reachers
+
+    def free_for(self, unit: str, h: Hex) -> bool:
+        """No other unit of the side ends its move in ``h`` (5.31)."""
+        who = self.plan.occupant(h)
+        return who is None or who == unit
+
+    def judge(self) -> Judge:
+        return Judge(self.sight, self.plan.final)
+
+    def attacked(self) -> set[str]:
+        return {d for g in self.plan.attacks for d in g.defenders}
+
+    def free_units(self) -> list[str]:
+        return [u for u in self.sight.mine + self.sight.waiting if u not in self.busy]
+
+    # -- 1. forced attacks -------------------------------------------------------------
+    def _best_host(self, judge: Judge):
+        def choose(unit: str, options: list[Group]) -> Group:
+            def gain(g: Group) -> float:
+                before = judge.judge(g.attackers, g.defenders).worth
+                if unit in self.sight.units and self.sight.units[unit].side == self.sight.side:
+                    trial = g.attackers.copy()
+                    trial.adjacent.append(unit)
+                    return judge.judge(trial, g.defenders).worth - before
+                return judge.judge(g.attackers, g.defenders + [unit]).worth - before
+            return max(options, key=lambda g: (gain(g), -len(g.defenders)))
+        return choose
+
+    def forced(self) -> None:
+        sight = self.sight
+        contact = [u for u in sight.mine if sight.where[u] in sight.enemy_zoc]
+        self.busy.update(contact)
+        judge = self.judge()
+        groups = mandatory_attacks(sight, self.plan.final, self._best_host(judge))
+        withdrew = False
+        for g in groups:
+            odds = judge.judge(g.attackers, g.defenders)
+            if odds.worth >= WITHDRAW_BELOW:
+                continue
+            stepped = []
+            for a in g.attackers.adjacent:
+                h = self._escape(a)
+                if h is None:
+                    break
+                self.plan.move(a, None, [h])
+                stepped.append(a)
+            else:
+                withdrew = True
+                continue
+            for a in stepped:  # all step away or none
+                self.plan.unmove(a)
+        if withdrew:
+            groups = mandatory_attacks(sight, self.plan.final, self._best_host(self.judge()))
+        self.plan.attacks = groups
+
+    def _escape(self, unit: str) -> Hex | None:
+        """A hex out of every enemy zone of control one step away (6.14), if the unit may take it."""
+        reach = self.reach_for(unit)
+        for h in sorted(reach.cost, key=lambda h: (-LINE_RANK[self.sight.board.terrain(h).crt], h)):
+            if h != self.sight.where[unit] and h not in self.sight.enemy_zoc and self.free_for(unit, h):
+                return h
+        return None
+
+    # -- 2 and 3: filling and making attacks --------------------------------------------
+    def offer(self, group: Group) -> Offer | None:
+        """The best way found to make ``group``'s attack with the units still free; None when no unit can attack."""
+        sight = self.sight
+        defenders = group.defenders
+        dhexes = {sight.where[d] for d in defenders}
+        attacked = self.attacked() | set(defenders)
+        slots = set()
+        for dh in dhexes:
+            for n, _, _ in self.steps.get(dh, ()):
+                if n in sight.enemy_at or n in slots:
+                    continue
+                if all(hexes.adjacent(n, o) for o in dhexes) and all(e in attacked for m in hexes.neighbours(n) for e in sight.enemy_at.get(m, ())):
+                    slots.add(n)
+        able: dict[str, list[Hex]] = {}
+        reachers = self.reachers()
+        for spot in sorted(slots):
+            for u in reachers.get(spot, ()):
+                if u not in self.busy and not sight.units[u].is_artillery and self.free_for(u, spot):
+                    able.setdefault(u, []).append(spot)
+        final = dict(self.plan.final)
+        attackers = group.attackers.copy()
+        moves: dict[str, Hex] = {}
+        best = None
+        if attackers.adjacent:
+            best = (Judge(sight, final).judge(attackers, defenders), attackers.copy(), dict(moves))
+        taken: set[Hex] = set()
+        for u in sorted(able, key=lambda u: (-sight.units[u].attack, -sight.units[u].defense, u)):
+            spot = next((s for s in able[u] if s not in taken), None)
+            if spot is None:
+                continue
+            taken.add(spot)
+            moves[u] = spot
+            final[u] = spot
+            attackers.adjacent.append(u)
+            odds = Judge(sight, final).judge(attackers, defenders)
+            if best is None or odds.worth > best[0].worth:
+                best = (odds, attackers.copy(), dict(moves))
+        if best is None:
+            return None
+        odds, attackers, moves = best
+        final = dict(self.plan.final) | moves
+        odds = self._support(Judge(sight, final), attackers, defenders, moves, odds)
+        return Offer(Group(list(defenders), attackers), moves, odds)
+
+    def _support(self, judge: Judge, attackers: Attackers, defenders: list[str], moves: dict[str, Hex], odds: Odds) -> Odds:
+        """Add batteries, Ground Support and Banzai while each pays for itself."""
+        sight = self.sight
+        dhexes = [sight.where[d] for d in defenders]
+        batteries = [u for u in self.free_units() if sight.units[u].is_artillery and u not in moves]
+        for b in sorted(batteries, key=lambda b: (-sight.units[b].barrage, b)):
+            if not self._within_fire(b, dhexes):
+                continue
+            spot = self._firing_hex(b, dhexes, set(moves.values()))
+            if spot is None:
+                continue
+            trial = attackers.copy()
+            trial.barrage.append(b)
+            tried = judge.judge(trial, defenders)
+            if tried.worth > odds.worth + SUPPORT_GAIN:
+                attackers.barrage.append(b)
+                moves[b] = spot
+                odds = tried
+        may_gsp = attackers.adjacent or not sight.ruleset.dg
+        if may_gsp and self.gsp_left:
+            best_points, best_odds, best_net = 0, odds, 0.0
+            column = odds.column
+            for points in range(1, self.gsp_left + 1):
+                shifted = crt.column(odds.line, odds.differential + points).position
+                if shifted == column:
+                    continue  # a point that does not shift the column buys nothing
+                column = shifted
+                trial = attackers.copy()
+                trial.gsp += points
+                tried = judge.judge(trial, defenders)
+                net = tried.worth - odds.worth - GSP_PRICE * points
+                if net > best_net + SUPPORT_GAIN:
+                    best_points, best_odds, best_net = points, tried, net
+            if best_points:
+                attackers.gsp += best_points
+                odds = best_odds
+        if sight.side == "JP" and any(sight.units[a].kind in BANZAI_KINDS for a in attackers.adjacent):
+            trial = attackers.copy()
+            trial.banzai = True
+            tried = judge.judge(trial, defenders)
+            if tried.worth > odds.worth + SUPPORT_GAIN:
+                attackers.banzai = True
+                odds = tried
+        return odds
+
+    def _within_fire(self, battery: str, targets: list[Hex]) -> bool:
+        """Could the battery reach range of any target at all (a cheap test before the real one)?"""
+        here = self.sight.where.get(battery)
+        if here is None:
+            return True
+        if battery not in self._radius:
+            self._radius[battery] = max(hexes.distance(here, h) for h in self.reach_for(battery).cost)
+        return min(hexes.distance(here, t) for t in targets) <= self._radius[battery] + self.sight.units[battery].range
+
+    def _firing_hex(self, battery: str, targets: list[Hex], taken: set[Hex]) -> Hex | None:
+        """Where a battery can barrage one of ``targets`` from (8.11, 8.12) without ending next to the enemy (8.31)."""
+        sight = self.sight
+        reach = self.reach_for(battery)
+        rng = sight.units[battery].range
+        here = self.plan.final.get(battery)
+        if here is not None and here not in sight.enemy_zoc and min(hexes.distance(here, t) for t in targets) <= rng:
+            return here
+        if battery not in self._by_cost:
+            self._by_cost[battery] = [h for _, h in sorted((c, h) for h, c in reach.cost.items())]
+        for h in self._by_cost[battery]:
+            if h not in sight.enemy_zoc and h not in taken and self.free_for(battery, h) and min(hexes.distance(h, t) for t in targets) <= rng:
+                return h
+        return None
+
+    def commit(self, offer: Offer, existing: Group | None) -> None:
+        for u, h in offer.moves.items():
+            self.busy.add(u)
+            if h != self.plan.final.get(u):
+                enter, path = self.reach_for(u).path(h)
+                self.plan.move(u, enter, path)
+        self.gsp_left -= offer.group.attackers.gsp - (existing.attackers.gsp if existing else 0)
+        if existing is None:
+            self.plan.attacks.append(offer.group)
+        else:
+            existing.attackers = offer.group.attackers
+
+    def fill_forced(self) -> None:
+        for g in sorted(self.plan.attacks, key=lambda g: -sum(self.sight.units[d].combat_value for d in g.defenders)):
+            offer = self.offer(Group(list(g.defenders), g.attackers.copy()))
+            if offer is not None:
+                self.commit(offer, g)
+
+    def attack(self) -> None:
+        """Make the best optional attack, then the next best on what is left, while any is worth it.
+
+        Lazy: an offer is worked out again only when it comes to the top, as
+        what the attacks made before it took mostly makes it worse.
+        """
+        queue = []
+        for e in self.sight.theirs:
+            if e not in self.attacked():
+                offer = self.offer(Group([e]))
+                if offer is not None and offer.odds.worth >= OFFENSIVE_WORTH:
+                    queue.append((-offer.odds.worth, e))
+        heapq.heapify(queue)
+        while queue:
+            _, e = heapq.heappop(queue)
+            if e in self.attacked():
+                continue
+            offer = self.offer(Group([e]))
+            if offer is None or offer.odds.worth < OFFENSIVE_WORTH:
+                continue
+            if queue and offer.odds.worth < -queue[0][0]:
+                heapq.heappush(queue, (-offer.odds.worth, e))
+                continue
+            self.commit(offer, None)
+
+    # -- 4. everyone else ----------------------------------------------------------------
+    def _goals(self) -> list[tuple[Hex, float]]:
+        """Hexes worth heading for and their pull: the side's objectives, the enemy's (half), named places."""
+        sight = self.sight
+        goals: dict[Hex, float] = {}
+        for o in sight.scenario.objectives:
+            weight = o.points if o.side == sight.side else o.points / 2
+            goals[o.hex] = max(goals.get(o.hex, 0), weight)
+        for h in sight.board.places.values():
+            goals.setdefault(h, PLACE_POINTS)
+        return sorted(goals.items())
+
+    def _goal_for(self, unit: str, here: Hex | None, held: set[Hex]) -> Hex | None:
+        """The goal pulling hardest on a unit: its pull over one plus the MP to it."""
+        board = self.sight.board
+        best, best_score = None, 0.0
+        for g, weight in self.goals:
+            if g in held:
+                continue
+            field = fields.toward(board, g)
+            dist = field.get(here, fields.FAR) if here else min((field.get(h, fields.FAR) for h in self.reach_for(unit).cost), default=fields.FAR)
+            score = weight / (1 + dist)
+            if score > best_score:
+                best, best_score = g, score
+        return best
+
+    def garrison(self) -> None:
+        """A unit standing on an objective or place holds it: it neither moves nor leaves to attack."""
+        goal_hexes = {g for g, _ in self.goals}
+        for u in self.free_units():
+            here = self.plan.final.get(u)
+            if here in goal_hexes and here not in self.held:
+                self.held.add(here)
+                self.busy.add(u)
+
+    def deploy(self) -> None:
+        """Move every unit still free toward its goal, out of enemy zones of control (step 4)."""
+        sight, board = self.sight, self.sight.board
+        held = self.held
+        enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
+        lines = self._lines()
+        runner = self._runner()
+        for u in self.free_units():
+            unit = sight.units[u]
+            reach = self.reach_for(u)
+            here = self.plan.final.get(u)
+            if u == runner and here in board.spec.exits and here not in sight.enemy_zoc:
+                self.busy.add(u)
+                self.plan.move(u, None, [])
+                self.plan.exits.add(u)  # leave from where it stands
+                continue
+            if u == runner:
+                target = min(board.spec.exits, key=lambda x: (fields.toward(board, x).get(here or "", fields.FAR), x))
+            else:
+                target = self._goal_for(u, here, held)
+            field = fields.toward(board, target) if target else None
+            options = [h for h in reach.cost if h not in sight.enemy_zoc and self.free_for(u, h)]
+            if not options:
+                continue
+
+            wary = unit.is_artillery or unit.defense <= 2
+            toward, far = (field, fields.FAR) if field else (enemy_near, 9)
+            primary = {
+                h: toward.get(h, far) + (max(0, 3 - enemy_near.get(h, 9)) * 4 if wary else 0) for h in options
+            }
+
+            def score(h: Hex) -> tuple:
+                return (primary[h], -LINE_RANK[board.terrain(h).crt], reach.cost[h], h)
+
+            low = min(primary.values())
+            first = min((h for h in options if primary[h] == low), key=score)
+            if here is not None and here in primary and score(here) <= score(first):
+                continue  # staying is as good as anything
+            chosen = first if lines is None or lines.traced_from(first) else None
+            if chosen is None:
+                chosen = next((h for h in sorted(options, key=score)[1:4] if lines.traced_from(h)), None)
+            if chosen is None or chosen == here:
+                continue
+            self.busy.add(u)
+            enter, path = reach.path(chosen)
+            self.plan.move(u, enter, path)
+            if u == runner and chosen in board.spec.exits:
+                self.plan.exits.add(u)
+
+    def _runner(self) -> str | None:
+        """The one unit sent off the map by an exit hex, where the map has exits (Leyte 16.13)."""
+        sight = self.sight
+        if sight.side != EXIT_SIDE or not sight.board.spec.exits:
+            return None
+        candidates = [u for u in self.free_units() if sight.units[u].kind == "infantry" and u in sight.mine]
+        if not candidates:
+            return None
+        return min(candidates, key=lambda u: (sight.units[u].combat_value, u))
+
+    def _lines(self) -> Lines | None:
+        """Lines of Communications to keep (U.S. under Leyte, 15.31), or None when they do not matter."""
+        sight = self.sight
+        if sight.side != "US" or not sight.ruleset.leyte or not sight.board.beaches:
+            return None
+        return Lines(sight, set(self.plan.final.values()))
+
+    # -- 5. advances -------------------------------------------------------------------------
+    def advances(self) -> None:
+        """The sturdiest winner of a one-hex attack advances into it when it is a goal or better ground (7.9)."""
+        sight, board = self.sight, self.sight.board
+        goal_hexes = {g for g, _ in self.goals}
+        for g in self.plan.attacks:
+            dh = {sight.where[d] for d in g.defenders}
+            if len(dh) != 1:
+                continue
+            target = next(iter(dh))
+            movers = [a for a in g.attackers.adjacent if not sight.units[a].is_artillery]
+            if not movers:
+                continue
+            best = max(movers, key=lambda a: (sight.units[a].defense, a))
+            better = LINE_RANK[board.terrain(target).crt] > LINE_RANK[board.terrain(self.plan.final[best]).crt]
+            if target in goal_hexes or better:
+                g.advance = [{"unit": best, "to": 1}]
+
+    def decide(self) -> Plan:
+        self.forced()
+        self.garrison()
+        self.fill_forced()
+        self.attack()
+        self.deploy()
+        self.advances()
+        return self.plan

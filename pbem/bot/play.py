@@ -1,0 +1,31 @@
+"""The bot's one entry point: a side's view in, that side's valid orders out."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pbem.bot.greedy import Greedy
+from pbem.bot.orders import settle
+from pbem.bot.scatter import random_plan
+from pbem.bot.sight import see
+from pbem.datafiles import LoadedScenario
+
+POLICIES = ("greedy", "random")
+
+
+def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "greedy", seed: int = 0) -> dict[str, Any]:
+    """Orders for the side whose sealed ``view`` this is, checked by the engine.
+
+    The same view, policy and seed always give the same orders: the greedy
+    policy draws nothing at random, and the random one draws from a
+    generator seeded from ``seed``, the turn file's number and the side.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}")
+    sight = see(view, loaded)
+    if policy == "greedy":
+        plan = Greedy(sight).decide()
+    else:
+        plan = random_plan(sight, random.Random(f"{seed}:{sight.seq}:{sight.side}"))
+    return settle(plan)

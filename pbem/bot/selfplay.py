@@ -1,0 +1,76 @@
+"""Bot against bot in one process, through the game layer's own step but without keys or files.
+
+For what must be fast: the many-position validity test and the speed
+benchmark.  Each player-turn is the referee's :func:`~pbem.game.referee.play`
+— the same step ``adjudicate`` and the audit run — fed a seeded die, and
+each side's bot reads only the view that step seals to it.  Games through
+the real files and keys are :mod:`pbem.bot.demo`'s job.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pbem.bot.play import bot_orders
+from pbem.datafiles import LoadedScenario
+from pbem.game.referee import Step, genesis_step, play
+
+
+class SeededDice:
+    """A die from a seeded generator (never a game's dice: those are committed, pbem.protocol.dice)."""
+
+    def __init__(self, seed: str) -> None:
+        self.rng = random.Random(seed)
+
+    def roll(self, purpose: str) -> int:
+        return self.rng.randint(1, 6)
+
+
+@dataclass
+class SelfPlay:
+    """A game played out: every step, and the orders each side gave."""
+
+    steps: list[Step] = field(default_factory=list)
+    orders: list[dict] = field(default_factory=list)
+
+    @property
+    def final(self) -> Step:
+        return self.steps[-1]
+
+    @property
+    def player_turns(self) -> int:
+        return len(self.steps) - 1
+
+
+def play_out(
+    loaded: LoadedScenario,
+    policies: dict[str, str],
+    *,
+    seed: int = 0,
+    edition: str | None = None,
+    document: dict | None = None,
+    on_orders: Callable[[Step, dict], None] | None = None,
+) -> SelfPlay:
+    """Play ``loaded`` to its end, each side by its policy; ``on_orders`` sees each view's step and the orders given."""
+    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    if edition:
+        ruleset["edition"] = edition
+    ref = {"id": loaded.scenario.id, "hash": "selfplay"}
+    step = genesis_step(loaded, document or {}, game="selfplay", scenario_ref=ref, ruleset=ruleset)
+    game = SelfPlay([step])
+    dice = SeededDice(f"dice:{seed}")
+    seq = 0
+    while not step.over:
+        side = step.state.position.phasing
+        orders = bot_orders(step.views[side], loaded, policies[side], seed)
+        if on_orders:
+            on_orders(step, orders)
+        seq += 1
+        step = play(loaded, ruleset, step.state, orders, dice, game="selfplay", seq=seq, scenario_ref=ref, source="bot")
+        if not step.last["valid"]:
+            raise AssertionError(f"the engine rejected the bot's orders: {step.last['problems']}")
+        game.steps.append(step)
+        game.orders.append(orders)
+    return game

@@ -1,0 +1,111 @@
+"""``pbem bot`` (orders for your side, written by the bot) and ``pbem demo`` (a whole game, bot against bot)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pbem.cli import app, output
+from pbem.cli.players import KeyOption, PassphraseEnv
+
+DEFAULT_SCENARIO = "leyte-assault"
+Policy = Annotated[str, typer.Option("--policy", help="greedy (sensible play, the default) or random (legal orders drawn at random, for fuzzing).")]
+Seed = Annotated[int, typer.Option("--seed", help="Seed of the bot's random choices: the same view and seed give the same orders.")]
+
+
+def _policy(name: str) -> str:
+    from pbem.bot import POLICIES
+    from pbem.errors import BadInput
+
+    if name not in POLICIES:
+        raise BadInput(f"unknown policy '{name}'", hint=f"use one of: {', '.join(POLICIES)}")
+    return name
+
+
+@app.command()
+def bot(
+    turn: Annotated[Path, typer.Argument(help="The latest turn file (keep every turn file of the game in one folder).")],
+    key: KeyOption,
+    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Write the orders here (never over an existing file) instead of printing them.")] = None,
+    policy: Policy = "greedy",
+    seed: Seed = 0,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """Write orders for your side from your own view: valid by the engine's own check, ready for 'pbem submit'."""
+    import json
+
+    from pbem.bot import bot_orders
+    from pbem.game.folder import load_turn
+    from pbem.game.player import side_to_move
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.passphrase import open_key
+    from pbem.protocol.files import write_new
+
+    policy = _policy(policy)
+    turn_file = load_turn(turn)
+    side, seen = side_to_move(turn_file, open_key(key, passphrase_env))
+    document = bot_orders(seen, scenario_of(turn_file), policy, seed)
+    if out is None:
+        output.echo_json(document)
+        return
+    write_new(out, json.dumps(document, indent=2) + "\n")
+    typer.echo(f"wrote {out}: {side} orders, {len(document['moves'])} move(s) and {len(document['attacks'])} attack(s) "
+               f"({policy} bot); check them with 'pbem validate', send them with 'pbem submit'")
+
+
+@app.command()
+def demo(
+    scenario: Annotated[str, typer.Option("--scenario", help="A scenario id or file.")] = DEFAULT_SCENARIO,
+    directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to put the identities and the game (default: ./pbem-demo-SCENARIO, numbered if taken).")] = None,
+    seed: Seed = 0,
+    edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
+    us_policy: Annotated[str, typer.Option("--us", help="The US bot's policy.")] = "greedy",
+    jp_policy: Annotated[str, typer.Option("--jp", help="The Japanese bot's policy.")] = "greedy",
+) -> None:
+    """Play a whole scenario bot against bot through the real files: keys, turn files, orders, verify, audit, result."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pbem.bot.demo import TurnPlayed, default_folder, run_demo
+    from pbem.errors import BadInput
+
+    if edition not in (None, "dg-2009", "spi-1975"):
+        raise BadInput(f"unknown edition '{edition}'", hint="use dg-2009 or spi-1975")
+    policies = {"US": _policy(us_policy), "JP": _policy(jp_policy)}
+    from pbem.datafiles import find_scenario
+
+    find_scenario(scenario)  # one line naming the scenarios there are, before anything is made
+    folder = directory or default_folder(scenario)
+    console = Console(highlight=False, soft_wrap=True, markup=False)
+    console.print(f"pbem demo: {scenario}, {policies['US']} US bot against {policies['JP']} Japanese bot, in {folder}/")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("player-turns"), TimeElapsedColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("starting", total=None)
+
+        def on_turn(t: TurnPlayed) -> None:
+            dice = " ".join(map(str, t.rolls)) or "-"
+            progress.console.print(f"  Game-Turn {t.turn:>2} {t.side:<2}  {t.moves:>3} move(s)  {t.combats:>2} combat(s)  dice {dice}")
+            progress.update(task, completed=t.done, total=t.total, description=f"Game-Turn {t.turn} {t.side}")
+
+        result = run_demo(scenario, folder, seed=seed, edition=edition, policies=policies, on_turn=on_turn)
+    game = result.game
+    if result.verify_findings:
+        console.print(f"NOT VERIFIED: first bad file {result.verify_findings[0].file}")
+    else:
+        console.print(f"verified: {result.player_turns + 1} turn files — signatures, hash chain, seeds and every roll")
+    if result.audit.ok:
+        console.print(f"audited: {result.audit.replayed} adjudications replayed, {result.audit.views_checked} sealed views confirmed")
+    else:
+        console.print(f"AUDIT FAILED: first bad file {result.audit.findings[0].file}")
+    for line in result.report.lines:
+        console.print(line)
+    pbem = sys.argv[0] if Path(sys.argv[0]).name == "pbem" else "pbem"  # as the user typed it: .venv/bin/pbem
+    console.print(f"\nThe game is in {game}/ and the identities in {folder}/. Look at it with:")
+    console.print(f"  {pbem} view {game}/turn-{result.player_turns:04d}.pbem --key {result.keys['US']}")
+    console.print(f"  {pbem} dice {game}")
+    console.print(f"  {pbem} verify {game}")
+    console.print(f"  {pbem} audit {game} --key {result.keys['referee']}")
+    raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)
