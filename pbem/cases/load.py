@@ -15,7 +15,7 @@ from pathlib import Path
 from pbem.cases.model import Case
 from pbem.engine.board import Board
 from pbem.datafiles import board_for
-from pbem.jsonfile import load_model, read_json
+from pbem.jsonfile import load_model, read_json, strict_validator
 
 
 @dataclass(frozen=True)
@@ -28,10 +28,8 @@ class LoadedCase:
 @lru_cache(maxsize=1)
 def case_validator():
     """The Draft 2020-12 validator for case.schema.json (shipped with the package)."""
-    from jsonschema import Draft202012Validator
-
     schema = json.loads(resources.files("pbem.data").joinpath("case.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    return strict_validator(schema)
 
 
 def load_case(path: Path) -> LoadedCase:

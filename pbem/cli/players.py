@@ -29,12 +29,13 @@ def keygen(
 
     from pbem.errors import BadInput
     from pbem.passphrase import for_new_key
+    from pbem.protocol.files import make_folder
     from pbem.protocol.keys import generate, write_private, write_public
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", name):
         raise BadInput(f"'{name}' cannot be a key name", hint="use letters, digits, '-', '_' or '.', e.g. alice or ref-2026")
     passphrase = for_new_key(passphrase_env, no_passphrase)
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory, what="key folder")
     identity = generate(name)
     key_path = write_private(directory / f"{name}.key", identity, passphrase)
     pub_path = write_public(directory / f"{name}.pub", identity)
@@ -54,6 +55,7 @@ def view(
     from pbem.game.folder import load_turn
     from pbem.game.narrate import narrate
     from pbem.game.player import view_for
+    from pbem.game.views import reading_view
     from pbem.passphrase import open_key
 
     turn_file = load_turn(turn)
@@ -61,7 +63,9 @@ def view(
     if as_json:
         output.echo_json(seen)
     else:
-        typer.echo(narrate(seen))
+        with reading_view(turn_file.source):
+            text = narrate(seen)
+        typer.echo(text)
 
 
 @orders_app.command("template")
@@ -74,12 +78,14 @@ def orders_template(
     from pbem.game.folder import load_turn
     from pbem.game.player import orders_template as template, side_to_move
     from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import reading_view
     from pbem.passphrase import open_key
 
     turn_file = load_turn(turn)
     side, seen = side_to_move(turn_file, open_key(key, passphrase_env))
     board = scenario_of(turn_file).board
-    skeleton, hints = template(seen, {"beach": sorted(board.beaches), "edge": sorted(board.edges)})
+    with reading_view(turn_file.source):
+        skeleton, hints = template(seen, {"beach": sorted(board.beaches), "edge": sorted(board.edges)})
     output.echo_json(skeleton)
     for hint in hints:
         typer.echo(f"# {hint}", err=True)
@@ -108,7 +114,12 @@ def validate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Check your orders against your own view, offline: exit 0 when valid, 2 when not."""
-    _, _, _, _, found = _checked_orders(orders, turn, key, passphrase_env)
+    from pbem.jsonfile import SchemaErrors
+
+    try:
+        _, _, _, _, found = _checked_orders(orders, turn, key, passphrase_env)
+    except SchemaErrors as exc:
+        found = output.schema_problems(exc)
     output.problems(found, as_json, str(orders))
     raise typer.Exit(0 if not found else 2)
 

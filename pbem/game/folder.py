@@ -72,19 +72,20 @@ def load_turn(path: Path) -> TurnFile:
     return read_turn(text, genesis.identities[REFEREE], source=str(path))
 
 
-def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> None:
+def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> Path | None:
     """Keep the adjudicated orders in the game folder, for the audit to replay.
 
     Nothing is overwritten: a different file already under the usual name
-    leaves this one a numbered name beside it.
+    leaves this one a numbered name beside it.  Returns the file written, or
+    None when the folder already held these very orders.
     """
     from pbem.protocol.files import write_new
 
     kept = folder / orders_name(seq, side)
     if kept.resolve() == source.resolve():
-        return
+        return None
     if kept.exists():
         if kept.read_text(encoding="utf-8") == text:
-            return
+            return None
         kept = folder / f"{kept.stem}-{len(list(folder.glob(kept.stem + '*')))}.pbem"
-    write_new(kept, text)
+    return write_new(kept, text)

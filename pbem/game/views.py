@@ -8,8 +8,12 @@ position reaches a player, so hiding units later changes this module alone.
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
+from pydantic import ValidationError
+
+from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.model.state import GameState
 
@@ -44,6 +48,59 @@ def build_view(
         "state": state_to_json(state),
         "last": last,
     }
+
+
+VIEW_KEYS = ("format", "side", "game", "seq", "scenario", "ruleset", "awaiting", "over", "state", "last")
+LAST_KEYS = ("side", "valid", "problems", "events", "combats")
+
+
+@contextmanager
+def reading_view(source: str) -> Iterator[None]:
+    """Turn a view that lacks what pbem reads from it into BadInput naming the turn file.
+
+    A view is signed by the referee, but it may still come from another pbem
+    version or a faulty referee; reading it must never end in a traceback.
+    """
+    try:
+        yield
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ValidationError) as exc:
+        detail = _what_is_wrong(exc)
+        raise BadInput(
+            f"the view sealed in this turn file is malformed ({detail})",
+            file=source,
+            hint="the referee's pbem may be another version; ask the referee to check the file with 'pbem verify'",
+        ) from None
+
+
+def _what_is_wrong(exc: Exception) -> str:
+    from pbem.jsonfile import json_path
+
+    if isinstance(exc, KeyError):
+        return f"no {exc.args[0]}"
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        return f"{json_path(first['loc'])}: {first['msg']}"
+    return f"{type(exc).__name__}: {exc}"[:120]
+
+
+def checked_view(view: Any, source: str) -> dict[str, Any]:
+    """``view`` when it holds everything a player's commands read from it; else BadInput naming ``source``."""
+    from pbem.model.ruleset import Ruleset
+
+    with reading_view(source):
+        missing = [k for k in VIEW_KEYS if k not in view] if isinstance(view, dict) else list(VIEW_KEYS)
+        if missing:
+            raise KeyError(", ".join(missing))
+        state_of_view(view)
+        Ruleset(**view["ruleset"])
+        last = view["last"]
+        if last is not None:
+            absent = [k for k in LAST_KEYS if k not in last]
+            if absent:
+                raise KeyError("last." + ", last.".join(absent))
+            if not all(isinstance(last[k], list) for k in LAST_KEYS[2:]):
+                raise TypeError("last")
+    return view
 
 
 def state_of_view(view: dict[str, Any]) -> GameState:
