@@ -268,3 +268,23 @@ def test_view_redirected_under_a_legacy_locale_writes_utf8(here, capsys):
                                 stdout=sink, stderr=subprocess.PIPE, cwd=here, env=env)
     assert result.returncode == 0, result.stderr
     assert "jp-1-33 moved 0605 → 0604" in (here / "v.txt").read_bytes().decode("utf-8")
+
+
+# -- verify says what it skipped --------------------------------------------------
+
+def test_verify_names_every_file_named_like_a_turn_file_that_is_not_one(here, capsys):
+    game = here / "game"
+    sent = _submitted(here, capsys)
+    (game / "turn-0001.pbem").write_bytes(b"")
+    (game / "turn-0002.pbem").write_bytes(bytes(range(200, 256)))
+    shutil.copy(sent, game / "turn-0003.pbem")
+    _, err = pbem(capsys, "verify", game, expect=2)
+    assert "turn-0001.pbem (empty)" in err and "turn-0002.pbem (binary, not text)" in err
+    assert "turn-0003.pbem (holds a PBEM ORDERS block)" in err
+
+
+def test_verify_of_an_empty_folder_is_bad_input_as_for_audit(here, capsys):
+    (here / "empty").mkdir()
+    _, err = pbem(capsys, "verify", here / "empty", expect=2)
+    assert "no turn files here" in err
+    pbem(capsys, "audit", here / "empty", "--key", "ref.key", expect=2)

@@ -48,6 +48,46 @@ def genesis_of(turn: TurnFile) -> TurnFile:
     return genesis
 
 
+def check_turn_folder(folder: Path) -> None:
+    """BadInput unless ``folder`` holds turn files, every ``turn-*.pbem`` of them a turn file.
+
+    ``verify`` reads every file with a turn block in it; a file named like a
+    turn file that holds none (empty, binary, an orders block saved under the
+    wrong name) would otherwise be passed over in silence.
+    """
+    from pbem.protocol.turnfile import ARMOUR_MARKER, KIND
+
+    files = turn_files(folder)
+    if not files:
+        raise BadInput("no turn files here", file=str(folder), hint="give the game folder that holds turn-0000.pbem")
+    wrong = [f"{path.name} ({why})" for path in files if (why := _not_a_turn_file(path, f"{ARMOUR_MARKER} {KIND}-----"))]
+    if wrong:
+        raise BadInput(
+            f"not turn files, though named like them: {'; '.join(wrong)}",
+            file=str(folder),
+            hint="ask for a fresh copy of each, or move them out of the game folder",
+        )
+
+
+def _not_a_turn_file(path: Path, begin: str) -> str | None:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+    if not data.strip():
+        return "empty"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "binary, not text"
+    if begin in text:
+        return None
+    if "-----BEGIN PBEM " in text:
+        kind = text.split("-----BEGIN PBEM ", 1)[1].split("-----", 1)[0]
+        return f"holds a PBEM {kind[:20]} block"
+    return "holds no PBEM TURN block"
+
+
 def latest_turn(folder: Path) -> Path:
     files = turn_files(folder)
     if not files:
