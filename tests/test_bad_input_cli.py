@@ -280,7 +280,7 @@ def test_verify_names_every_file_named_like_a_turn_file_that_is_not_one(here, ca
     shutil.copy(sent, game / "turn-0003.pbem")
     _, err = pbem(capsys, "verify", game, expect=2)
     assert "turn-0001.pbem (empty)" in err and "turn-0002.pbem (binary, not text)" in err
-    assert "turn-0003.pbem (holds a PBEM ORDERS block)" in err
+    assert "turn-0003.pbem (holds a PBEM ORDERS block, not a PBEM TURN block)" in err
 
 
 def test_verify_of_an_empty_folder_is_bad_input_as_for_audit(here, capsys):

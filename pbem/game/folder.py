@@ -48,28 +48,35 @@ def genesis_of(turn: TurnFile) -> TurnFile:
     return genesis
 
 
-def check_turn_folder(folder: Path) -> None:
-    """BadInput unless ``folder`` holds turn files, every ``turn-*.pbem`` of them a turn file.
+def check_turn_sources(paths: list[Path]) -> None:
+    """BadInput unless every turn file among ``paths`` (files, or game folders) reads as one.
 
     ``verify`` reads every file with a turn block in it; a file named like a
     turn file that holds none (empty, binary, an orders block saved under the
-    wrong name) would otherwise be passed over in silence.
+    wrong name) would otherwise be passed over in silence, and a block
+    damaged in transit is bad input to send again, not a failed verification.
     """
-    from pbem.protocol.turnfile import ARMOUR_MARKER, KIND
-
-    files = turn_files(folder)
-    if not files:
-        raise BadInput("no turn files here", file=str(folder), hint="give the game folder that holds turn-0000.pbem")
-    wrong = [f"{path.name} ({why})" for path in files if (why := _not_a_turn_file(path, f"{ARMOUR_MARKER} {KIND}-----"))]
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = turn_files(path)
+            if not found:
+                raise BadInput("no turn files here", file=str(path), hint="give the game folder that holds turn-0000.pbem")
+            files += found
+        elif path.is_file():
+            files.append(path)
+    wrong = [f"{path} ({why})" for path in files if (why := _not_a_turn_file(path))]
     if wrong:
         raise BadInput(
-            f"not turn files, though named like them: {'; '.join(wrong)}",
-            file=str(folder),
-            hint="ask for a fresh copy of each, or move them out of the game folder",
+            f"{len(wrong)} file(s) cannot be read as turn files: {'; '.join(wrong)}",
+            hint="ask the referee for a fresh copy of each, or move them out of the game folder",
         )
 
 
-def _not_a_turn_file(path: Path, begin: str) -> str | None:
+def _not_a_turn_file(path: Path) -> str | None:
+    from pbem.protocol.armour import dearmour
+    from pbem.protocol.turnfile import KIND
+
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -80,12 +87,11 @@ def _not_a_turn_file(path: Path, begin: str) -> str | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return "binary, not text"
-    if begin in text:
-        return None
-    if "-----BEGIN PBEM " in text:
-        kind = text.split("-----BEGIN PBEM ", 1)[1].split("-----", 1)[0]
-        return f"holds a PBEM {kind[:20]} block"
-    return "holds no PBEM TURN block"
+    try:
+        dearmour(text, KIND, path.name)
+    except BadInput as exc:
+        return exc.message
+    return None
 
 
 def latest_turn(folder: Path) -> Path:
