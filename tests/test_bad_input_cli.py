@@ -288,3 +288,46 @@ def test_verify_of_an_empty_folder_is_bad_input_as_for_audit(here, capsys):
     _, err = pbem(capsys, "verify", here / "empty", expect=2)
     assert "no turn files here" in err
     pbem(capsys, "audit", here / "empty", "--key", "ref.key", expect=2)
+
+
+# -- passphrases --------------------------------------------------------------------
+
+def _env_run(cwd: Path, env_extra: dict, *args) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_PASSPHRASE")} | env_extra
+    result = subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], capture_output=True, text=True,
+                            cwd=cwd, env=env, stdin=subprocess.DEVNULL)
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    return result
+
+
+def test_keygen_honours_pbem_passphrase_and_refuses_a_short_one(tmp_path):
+    from pbem.protocol.keys import passphrase_needed, read_private
+
+    assert _env_run(tmp_path, {"PBEM_PASSPHRASE": "long enough words"}, "keygen", "alice").returncode == 0
+    assert passphrase_needed(tmp_path / "alice.key")
+    assert read_private(tmp_path / "alice.key", b"long enough words").name == "alice"
+    short = _env_run(tmp_path, {"PBEM_PASSPHRASE": "pw"}, "keygen", "bob")
+    assert short.returncode == 2 and "at least 8" in short.stderr and not list(tmp_path.glob("bob.*"))
+    assert _env_run(tmp_path, {"PBEM_PASSPHRASE": "pw"}, "keygen", "carol", "--no-passphrase").returncode == 0
+
+
+def test_two_keys_in_one_command_each_open_with_their_own_passphrase(tmp_path):
+    """The referee audits with his key and a player's, each with its own passphrase and no terminal."""
+    from pbem.game.referee import start_game
+    from pbem.protocol.files import write_new
+    from pbem.protocol.keys import generate, write_private, write_public
+
+    passphrases = {"ref": "referee's own words", "us": "the us player's words", "jp": "the jp player's words"}
+    identities = {}
+    for name, words in passphrases.items():
+        identities[name] = generate(name)
+        write_private(tmp_path / f"{name}.key", identities[name], words.encode(), scrypt_n=2**10)
+        write_public(tmp_path / f"{name}.pub", identities[name])
+    (tmp_path / "game").mkdir()
+    genesis = start_game(str(SCENARIO), identities["ref"], identities["us"].public, identities["jp"].public)
+    write_new(tmp_path / "game" / "turn-0000.pbem", genesis.text)
+    env = {"PBEM_PASSPHRASE_REF": passphrases["ref"], "PBEM_PASSPHRASE_US": passphrases["us"]}
+    result = _env_run(tmp_path, env, "audit", "game", "--key", "ref.key", "--key", "us.key")
+    assert result.returncode == 0, result.stderr
+    wrong = _env_run(tmp_path, {"PBEM_PASSPHRASE": passphrases["ref"]}, "audit", "game", "--key", "ref.key", "--key", "us.key")
+    assert wrong.returncode == 2 and "us.key" in wrong.stderr and "wrong passphrase" in wrong.stderr

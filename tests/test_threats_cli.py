@@ -22,7 +22,7 @@ ORDERS = {"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}
 
 
 def pbem(cwd: Path, *args, expect: int | None = 0) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PBEM_PASSPHRASE="pw")
+    env = dict(os.environ, PBEM_PASSPHRASE="a good passphrase")
     result = subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env)
     assert "Traceback" not in result.stderr, result.stderr
     if expect is not None:

@@ -12,7 +12,7 @@ from pbem.cli import app, orders_app, output
 KeyOption = Annotated[Path, typer.Option("--key", help="Your private key file (NAME.key).")]
 PassphraseEnv = Annotated[
     Optional[str],
-    typer.Option("--passphrase-env", metavar="VAR", help="Environment variable holding the key's passphrase (default: PBEM_PASSPHRASE, else you are asked)."),
+    typer.Option("--passphrase-env", metavar="VAR", help="Environment variable holding the key's passphrase. Without it: PBEM_PASSPHRASE_<KEY> (e.g. PBEM_PASSPHRASE_REF for ref.key, one per key), then PBEM_PASSPHRASE, else you are asked."),
 ]
 TurnOption = Annotated[Path, typer.Option("--turn", help="The latest turn file (keep every turn file of the game in one folder).")]
 
@@ -34,7 +34,7 @@ def keygen(
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", name):
         raise BadInput(f"'{name}' cannot be a key name", hint="use letters, digits, '-', '_' or '.', e.g. alice or ref-2026")
-    passphrase = for_new_key(passphrase_env, no_passphrase)
+    passphrase = for_new_key(passphrase_env, no_passphrase, name)
     make_folder(directory, what="key folder")
     identity = generate(name)
     key_path = write_private(directory / f"{name}.key", identity, passphrase)
