@@ -51,20 +51,22 @@ def view(
     passphrase_env: PassphraseEnv = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the view as JSON.")] = False,
 ) -> None:
-    """Open your side's view of a turn file: the position and what happened last."""
+    """Open your side's view of a turn file: the position, what happened last, and what the scenario holds in store."""
     from pbem.game.folder import load_turn
     from pbem.game.narrate import narrate
     from pbem.game.player import view_for
-    from pbem.game.views import reading_view
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import outlook, reading_view
     from pbem.passphrase import open_key
 
     turn_file = load_turn(turn)
     _, seen = view_for(turn_file, open_key(key, passphrase_env))
+    with reading_view(turn_file.source):
+        ahead = outlook(scenario_of(turn_file).scenario, seen)
+        text = None if as_json else narrate(seen, ahead)
     if as_json:
-        output.echo_json(seen)
+        output.echo_json({**seen, "outlook": ahead})
     else:
-        with reading_view(turn_file.source):
-            text = narrate(seen)
         typer.echo(text)
 
 

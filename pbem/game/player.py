@@ -113,4 +113,5 @@ def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> 
     if gsp:
         hints.append(f"{gsp} Ground Support Point(s) to use in attacks this Game-Turn (\"gsp\" in an attack)")
     hints.append("list attacks in the order they are to be resolved; every unit next to an enemy must attack (7.11, 7.12)")
+    hints.append('add "note": "..." to send your opponent a few words, signed with your orders and shown in his view')
     return {"moves": moves, "attacks": []}, hints

@@ -106,7 +106,8 @@ def play(
         combats = [c.as_dict() for c in result.combats]
     else:
         after, events, combats = state, [], []
-    last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats)
+    note = orders.note if orders is not None else None
+    last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats, note)
     over = game_over(loaded.scenario, after)
     return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last)
 

@@ -20,9 +20,19 @@ from pbem.model.state import GameState
 VIEW_FORMAT = "pbem-view-1"
 
 
-def last_turn_record(side: str, valid: bool, problems: list, events: list, combats: list) -> dict[str, Any]:
-    """What happened in the player-turn just adjudicated, as both sides may see it."""
-    return {"side": side, "valid": valid, "problems": problems, "events": events, "combats": combats}
+def last_turn_record(
+    side: str, valid: bool, problems: list, events: list, combats: list, note: str | None = None
+) -> dict[str, Any]:
+    """What happened in the player-turn just adjudicated, as both sides may see it.
+
+    ``note`` is the free text the player wrote to his opponent in his orders;
+    it is recorded only when there is one, so that records without it keep
+    their old form.
+    """
+    record = {"side": side, "valid": valid, "problems": problems, "events": events, "combats": combats}
+    if note is not None:
+        record["note"] = note
+    return record
 
 
 def build_view(
@@ -120,3 +130,31 @@ def public_record(state: GameState, *, over: bool, last: dict | None) -> dict[st
     if last is not None:
         public["last"] = {"side": last["side"], "valid": last["valid"], "combats": last["combats"]}
     return public
+
+
+def outlook(scenario, view: dict[str, Any]) -> dict[str, Any]:
+    """What the scenario says about the rest of the game, from where ``view`` stands.
+
+    The scenario is public (the genesis turn file carries it), so this adds
+    nothing a player could not read there; it saves him reading it.  Works for
+    any scenario: it holds only what the scenario model holds.
+    """
+    position = view["state"]["position"]
+    locations = view["state"]["locations"]
+    turn = position["turn"]
+    to_come = [
+        {"turn": u.arrives, "unit": u.id, "side": u.side, "name": u.name, "entry": u.entry or "anywhere (air assault)"}
+        for u in scenario.units
+        if u.arrives is not None and locations.get(u.id, "offmap") == "offmap"
+    ]
+    return {
+        "title": scenario.title,
+        "first_player": scenario.first_player,
+        "first_turn": scenario.first_turn,
+        "last_turn": scenario.last_turn,
+        "reinforcements": sorted(to_come, key=lambda r: (r["turn"], r["side"], r["unit"])),
+        "ground_support": [
+            {"turn": row.turn, "US": row.US, "JP": row.JP} for row in scenario.ground_support if row.turn > turn
+        ],
+        "objectives": [{"side": o.side, "hex": o.hex, "points": o.points, "source": o.source} for o in scenario.objectives],
+    }
