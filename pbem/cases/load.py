@@ -34,7 +34,7 @@ def case_validator():
 
 def load_case(path: Path) -> LoadedCase:
     """Read, validate and build one case; raise BadInput naming the file and field."""
-    case = load_model(Case, read_json(path), str(path), "the conformance-case format (cases.md)", case_validator())
+    case = load_model(Case, read_json(path), str(path), "docs/cases.md", case_validator())
     return LoadedCase(path, case, board_for(case.map, case.units, str(path)))
 
 
