@@ -16,21 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from pbem.cli import main
+from tests import games
 
-ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = ROOT / "scenarios" / "test-skirmish.json"
-LANDING = {"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}
+SCENARIO = games.SKIRMISH
+LANDING = games.LANDING
 
 
-def pbem(capsys, *args, expect: int = 0) -> tuple[str, str]:
+def pbem(*args, expect: int = 0) -> tuple[str, str]:
     """Run ``pbem ARGS`` in this process; its stdout and stderr, after checking the exit status."""
-    try:
-        main([str(a) for a in args])
-        status = 0
-    except SystemExit as exc:
-        status = exc.code or 0
-    out, err = capsys.readouterr()
+    status, out, err = games.run(*args)
     assert "Traceback" not in err and "internal error" not in err, err
     assert status == expect, f"pbem {' '.join(map(str, args))} -> {status}\n{out}\n{err}"
     if expect == 2 and err:  # bad input is one line on stderr (rule problems are listed on stdout)
@@ -41,19 +35,8 @@ def pbem(capsys, *args, expect: int = 0) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def keys(tmp_path_factory):
     """Three unprotected identities and a started game, built once."""
-    from pbem.game.referee import start_game
-    from pbem.protocol.files import write_new
-    from pbem.protocol.keys import generate, write_private, write_public
-
     base = tmp_path_factory.mktemp("keys")
-    identities = {}
-    for name in ("ref", "us", "jp"):
-        identities[name] = generate(name)
-        write_private(base / f"{name}.key", identities[name], None)
-        write_public(base / f"{name}.pub", identities[name])
-    (base / "game").mkdir()
-    genesis = start_game(str(SCENARIO), identities["ref"], identities["us"].public, identities["jp"].public)
-    write_new(base / "game" / "turn-0000.pbem", genesis.text)
+    games.small_game(base)
     return base
 
 
@@ -79,129 +62,129 @@ SURROGATE_FOLLOW = ('{"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}
 
 
 @pytest.mark.parametrize("text", [SURROGATE_UNIT, SURROGATE_FOLLOW], ids=["unit-id", "advance-follow"])
-def test_a_lone_surrogate_is_bad_input_for_every_command_that_reads_orders(here, capsys, text):
+def test_a_lone_surrogate_is_bad_input_for_every_command_that_reads_orders(here, text):
     orders = write(here / "orders.json", text)
     turn = "game/turn-0000.pbem"
     for args in (("validate", orders, "--turn", turn, "--key", "us.key"),
                  ("orders", "check", orders, "--position", "test-skirmish"),
                  ("submit", orders, "--turn", turn, "--key", "us.key")):
-        _, err = pbem(capsys, *args, expect=2)
+        _, err = pbem(*args, expect=2)
         assert "orders.json" in err and "lone surrogate" in err
     assert not list((here / "game").glob("orders-*"))
 
 
-def test_duplicate_keys_are_refused_naming_the_key(here, capsys):
+def test_duplicate_keys_are_refused_naming_the_key(here):
     orders = write(here / "orders.json", '{"moves": [{"unit": "us-7cav", "unit": "us-12cav", "enter": "1104", "path": []}]}')
-    _, err = pbem(capsys, "orders", "check", orders, "--position", "test-skirmish", expect=2)
+    _, err = pbem("orders", "check", orders, "--position", "test-skirmish", expect=2)
     assert "'unit' appears twice" in err
 
 
-def test_a_fraction_where_an_integer_belongs_is_refused_not_rounded(here, capsys):
+def test_a_fraction_where_an_integer_belongs_is_refused_not_rounded(here):
     orders = write(here / "orders.json", json.dumps({"attacks": [{"attackers": ["us-7cav"], "gsp": 2.0, "defenders": ["jp-1-9"]}]}))
-    out, _ = pbem(capsys, "orders", "check", orders, "--position", "test-skirmish", expect=2)
+    out, _ = pbem("orders", "check", orders, "--position", "test-skirmish", expect=2)
     assert "attacks[0].gsp: 2.0 is not of type 'integer'" in out
 
 
-def test_every_schema_error_is_reported_at_once_and_as_json(here, capsys):
+def test_every_schema_error_is_reported_at_once_and_as_json(here):
     orders = write(here / "orders.json", json.dumps({"moves": [{"unit": "us-7cav", "path": [5], "speed": 1}],
                                                      "attacks": [{"gsp": -1, "defenders": []}]}))
-    out, _ = pbem(capsys, "orders", "check", orders, "--position", "test-skirmish", "--json", expect=2)
+    out, _ = pbem("orders", "check", orders, "--position", "test-skirmish", "--json", expect=2)
     report = json.loads(out)
     fields = sorted(e["message"].split(":")[0] for e in report["errors"])
     assert report["valid"] is False and {e["rule"] for e in report["errors"]} == {"schema"}
     assert fields == ["attacks[0].defenders", "attacks[0].gsp", "moves[0]", "moves[0].path[0]"]
-    out, _ = pbem(capsys, "validate", orders, "--turn", "game/turn-0000.pbem", "--key", "us.key", expect=2)
+    out, _ = pbem("validate", orders, "--turn", "game/turn-0000.pbem", "--key", "us.key", expect=2)
     assert "4 problem(s)" in out
 
 
-def test_an_unknown_unit_gets_did_you_mean_and_invisible_characters_are_shown(here, capsys):
+def test_an_unknown_unit_gets_did_you_mean_and_invisible_characters_are_shown(here):
     orders = write(here / "orders.json", json.dumps({"moves": [{"unit": "us-7cv", "enter": "1104", "path": []},
                                                                {"unit": "us-12cav\u200b", "enter": "1103", "path": []}]}))
-    out, _ = pbem(capsys, "validate", orders, "--turn", "game/turn-0000.pbem", "--key", "us.key", expect=2)
+    out, _ = pbem("validate", orders, "--turn", "game/turn-0000.pbem", "--key", "us.key", expect=2)
     assert "there is no unit 'us-7cv' in this game. Did you mean 'us-7cav'" in out
     assert "us-12cav\\u200b" in out and "Did you mean 'us-12cav'?" in out and "\u200b" not in out
 
 
-def test_an_unknown_unit_in_advance_follow_is_an_error(here, capsys):
+def test_an_unknown_unit_in_advance_follow_is_an_error(here):
     orders = write(here / "orders.json", json.dumps({"attacks": [{"attackers": ["us-7cav"], "defenders": ["jp-1-9"],
                                                                   "advance": [{"unit": "us-7cav", "to": 1, "follow": "jp-9"}]}]}))
-    out, _ = pbem(capsys, "orders", "check", orders, "--position", "test-skirmish", expect=2)
+    out, _ = pbem("orders", "check", orders, "--position", "test-skirmish", expect=2)
     assert "rule 7.9" in out and "there is no unit 'jp-9'" in out
 
 
-def test_orders_check_takes_a_scenario_id_as_new_does(here, capsys):
+def test_orders_check_takes_a_scenario_id_as_new_does(here):
     orders = write(here / "orders.json", json.dumps(LANDING))
-    out, _ = pbem(capsys, "orders", "check", orders, "--position", "test-skirmish")
+    out, _ = pbem("orders", "check", orders, "--position", "test-skirmish")
     assert "orders are valid" in out
-    _, err = pbem(capsys, "orders", "check", orders, "--position", "no-such-scenario", expect=2)
+    _, err = pbem("orders", "check", orders, "--position", "no-such-scenario", expect=2)
     assert "test-skirmish" in err
 
 
-def test_thousand_deep_json_to_case_run_is_a_malformed_case(here, capsys):
+def test_thousand_deep_json_to_case_run_is_a_malformed_case(here):
     deep = write(here / "deep.json", "[" * 1000 + "]" * 1000)
     shallow_but_deep = write(here / "case.json", '{"case": ' + "[" * 200 + "]" * 200 + "}")
     for case in (deep, shallow_but_deep):
-        out, err = pbem(capsys, "case", "run", case, expect=2)
+        out, err = pbem("case", "run", case, expect=2)
         assert out.startswith("ERROR") and case.name in err and "not valid JSON: nested deeper than 64 levels" in err
 
 
 # -- writing files in places that cannot take them ------------------------------
 
-def test_new_out_an_existing_file_or_an_unwritable_place(here, capsys):
+def test_new_out_an_existing_file_or_an_unwritable_place(here):
     write(here / "afile", "")
     common = ("new", "test-skirmish", "--us", "us.pub", "--jp", "jp.pub", "--referee", "ref.pub", "--key", "ref.key")
-    _, err = pbem(capsys, *common, "--out", "afile", expect=2)
+    _, err = pbem(*common, "--out", "afile", expect=2)
     assert "afile: is a file" in err
-    _, err = pbem(capsys, *common, "--out", "afile/game", expect=2)
+    _, err = pbem(*common, "--out", "afile/game", expect=2)
     assert "cannot create the game folder" in err
 
 
-def test_keygen_dir_an_existing_file(here, capsys):
+def test_keygen_dir_an_existing_file(here):
     write(here / "afile", "")
-    _, err = pbem(capsys, "keygen", "zed", "--dir", "afile", "--no-passphrase", expect=2)
+    _, err = pbem("keygen", "zed", "--dir", "afile", "--no-passphrase", expect=2)
     assert "afile: is a file" in err
     assert not list(here.glob("zed.*"))
 
 
-def test_schema_write_to_an_existing_file_or_a_folder_it_cannot_write(here, capsys):
+def test_schema_write_to_an_existing_file_or_a_folder_it_cannot_write(here):
     write(here / "afile", "")
-    pbem(capsys, "schema", "write", "afile", expect=2)
+    pbem("schema", "write", "afile", expect=2)
     (here / "schemas" / "orders.schema.json").mkdir(parents=True)  # a name the schema cannot take
-    _, err = pbem(capsys, "schema", "write", "schemas", expect=2)
+    _, err = pbem("schema", "write", "schemas", expect=2)
     assert "orders.schema.json: cannot write" in err
     assert [p.name for p in (here / "schemas").iterdir()] == ["orders.schema.json"]
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes in read-only folders")
-def test_schema_write_to_a_read_only_folder(here, capsys):
+def test_schema_write_to_a_read_only_folder(here):
     folder = here / "ro"
     folder.mkdir()
     folder.chmod(0o555)
     try:
-        pbem(capsys, "schema", "write", folder, expect=2)
+        pbem("schema", "write", folder, expect=2)
     finally:
         folder.chmod(0o755)
 
 
-def _submitted(here, capsys) -> Path:
+def _submitted(here) -> Path:
     write(here / "orders.json", json.dumps(LANDING))
-    pbem(capsys, "submit", "orders.json", "--turn", "game/turn-0000.pbem", "--key", "us.key", "-o", "sent.pbem")
+    pbem("submit", "orders.json", "--turn", "game/turn-0000.pbem", "--key", "us.key", "-o", "sent.pbem")
     return here / "sent.pbem"
 
 
-def test_adjudicate_that_cannot_write_the_turn_file_keeps_no_orders_either(here, capsys):
-    sent = _submitted(here, capsys)
-    _, err = pbem(capsys, "adjudicate", "game/turn-0000.pbem", sent, "--key", "ref.key", "-o", "nowhere/turn-0001.pbem", expect=2)
+def test_adjudicate_that_cannot_write_the_turn_file_keeps_no_orders_either(here):
+    sent = _submitted(here)
+    _, err = pbem("adjudicate", "game/turn-0000.pbem", sent, "--key", "ref.key", "-o", "nowhere/turn-0001.pbem", expect=2)
     assert "nowhere" in err
     assert sorted(p.name for p in (here / "game").iterdir()) == ["turn-0000.pbem"]
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes in read-only folders")
-def test_adjudicate_elsewhere_with_a_read_only_game_folder_writes_nothing(here, capsys):
-    sent = _submitted(here, capsys)
+def test_adjudicate_elsewhere_with_a_read_only_game_folder_writes_nothing(here):
+    sent = _submitted(here)
     (here / "game").chmod(0o555)
     try:
-        pbem(capsys, "adjudicate", "game/turn-0000.pbem", sent, "--key", "ref.key", "-o", "turn-0001.pbem", expect=2)
+        pbem("adjudicate", "game/turn-0000.pbem", sent, "--key", "ref.key", "-o", "turn-0001.pbem", expect=2)
     finally:
         (here / "game").chmod(0o755)
     assert not (here / "turn-0001.pbem").exists()
@@ -247,21 +230,21 @@ def _bad_last(view):
 
 
 @pytest.mark.parametrize("change", [_without_state, _bad_kind, _bad_last, lambda view: []], ids=["no-state", "bad-kind", "bad-last", "a-list"])
-def test_a_signed_turn_with_a_malformed_view_is_bad_input(here, capsys, change):
+def test_a_signed_turn_with_a_malformed_view_is_bad_input(here, change):
     turn = _signed_with_view(here, change)
     write(here / "orders.json", json.dumps(LANDING))
     for args in (("view", turn, "--key", "us.key"), ("orders", "template", turn, "--key", "us.key"),
                  ("validate", "orders.json", "--turn", turn, "--key", "us.key")):
-        _, err = pbem(capsys, *args, expect=2)
+        _, err = pbem(*args, expect=2)
         assert "turn-0000.pbem: the view sealed in this turn file is malformed" in err
 
 
-def test_view_redirected_under_a_legacy_locale_writes_utf8(here, capsys):
+def test_view_redirected_under_a_legacy_locale_writes_utf8(here):
     write(here / "us.json", json.dumps(LANDING))
     write(here / "jp.json", json.dumps({"moves": [{"unit": "jp-1-33", "path": ["0604"]}]}))
     for seq, side, key in ((0, "US", "us.key"), (1, "JP", "jp.key")):
-        pbem(capsys, "submit", f"{side.lower()}.json", "--turn", f"game/turn-{seq:04d}.pbem", "--key", key)
-        pbem(capsys, "adjudicate", f"game/turn-{seq:04d}.pbem", f"game/orders-{seq:04d}-{side}.pbem", "--key", "ref.key")
+        pbem("submit", f"{side.lower()}.json", "--turn", f"game/turn-{seq:04d}.pbem", "--key", key)
+        pbem("adjudicate", f"game/turn-{seq:04d}.pbem", f"game/orders-{seq:04d}-{side}.pbem", "--key", "ref.key")
     env = dict(os.environ, PYTHONIOENCODING="cp1252", LC_ALL="C")
     with open(here / "v.txt", "wb") as sink:
         result = subprocess.run([sys.executable, "-m", "pbem", "view", "game/turn-0002.pbem", "--key", "us.key"],
@@ -272,22 +255,22 @@ def test_view_redirected_under_a_legacy_locale_writes_utf8(here, capsys):
 
 # -- verify says what it skipped --------------------------------------------------
 
-def test_verify_names_every_file_named_like_a_turn_file_that_is_not_one(here, capsys):
+def test_verify_names_every_file_named_like_a_turn_file_that_is_not_one(here):
     game = here / "game"
-    sent = _submitted(here, capsys)
+    sent = _submitted(here)
     (game / "turn-0001.pbem").write_bytes(b"")
     (game / "turn-0002.pbem").write_bytes(bytes(range(200, 256)))
     shutil.copy(sent, game / "turn-0003.pbem")
-    _, err = pbem(capsys, "verify", game, expect=2)
+    _, err = pbem("verify", game, expect=2)
     assert "turn-0001.pbem (empty)" in err and "turn-0002.pbem (binary, not text)" in err
     assert "turn-0003.pbem (holds a PBEM ORDERS block, not a PBEM TURN block)" in err
 
 
-def test_verify_of_an_empty_folder_is_bad_input_as_for_audit(here, capsys):
+def test_verify_of_an_empty_folder_is_bad_input_as_for_audit(here):
     (here / "empty").mkdir()
-    _, err = pbem(capsys, "verify", here / "empty", expect=2)
+    _, err = pbem("verify", here / "empty", expect=2)
     assert "no turn files here" in err
-    pbem(capsys, "audit", here / "empty", "--key", "ref.key", expect=2)
+    pbem("audit", here / "empty", "--key", "ref.key", expect=2)
 
 
 # -- passphrases --------------------------------------------------------------------

@@ -12,8 +12,6 @@ search longer (the week's search ran tens of thousands of inputs).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import shutil
@@ -23,9 +21,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem.cli import main
+from tests import games
 
-ROOT = Path(__file__).resolve().parent.parent
 BUDGET = settings(
     max_examples=int(os.environ.get("PBEM_FUZZ_EXAMPLES", "25")),
     deadline=None,
@@ -34,20 +31,9 @@ BUDGET = settings(
 
 
 def run(cwd: Path, *args) -> tuple[int, str]:
-    """``pbem ARGS`` in this process, in ``cwd``: the exit status and everything printed."""
-    out, err = io.StringIO(), io.StringIO()
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main([str(a) for a in args])
-                status = 0
-            except SystemExit as exc:
-                status = exc.code if isinstance(exc.code, int) else 2
-    finally:
-        os.chdir(previous)
-    return status, out.getvalue() + err.getvalue()
+    """``pbem ARGS`` in ``cwd``: the exit status and everything printed."""
+    status, out, err = games.run(*args, cwd=cwd)
+    return status, out + err
 
 
 def assert_no_fault(status: int, printed: str, what: str) -> None:
@@ -58,27 +44,15 @@ def assert_no_fault(status: int, printed: str, what: str) -> None:
 def game(tmp_path_factory):
     """Keys, a started game with one adjudicated player-turn, the JP orders to the next, and their JSON."""
     from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders, start_game
     from pbem.protocol.files import write_new
-    from pbem.protocol.keys import generate, write_private, write_public
     from pbem.protocol.ordersfile import build_orders_for_turn
 
     base = tmp_path_factory.mktemp("fuzz")
-    ids = {name: generate(name) for name in ("ref", "us", "jp")}
-    for name, identity in ids.items():
-        write_private(base / f"{name}.key", identity, None)
-        write_public(base / f"{name}.pub", identity)
-    folder = base / "game"
-    folder.mkdir()
-    genesis = start_game(str(ROOT / "scenarios" / "test-skirmish.json"), ids["ref"], ids["us"].public, ids["jp"].public)
-    write_new(folder / "turn-0000.pbem", genesis.text)
-    landing = {"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}
-    sent = build_orders_for_turn(ids["us"], genesis, "US", landing)
-    done = adjudicate_orders(load_turn(folder / "turn-0000.pbem"), sent.text, "orders", ids["ref"])
-    write_new(folder / "turn-0001.pbem", done.turn.text)
+    ids = games.small_game(base, games.LANDING)
+    turn = load_turn(base / "game" / "turn-0001.pbem")
     jp_orders = {"moves": [{"unit": "jp-1-33", "path": ["0604"]}], "note": "your move"}
     (base / "jp.json").write_text(json.dumps(jp_orders))
-    write_new(base / "orders-0001-JP.pbem", build_orders_for_turn(ids["jp"], done.turn, "JP", jp_orders).text)
+    write_new(base / "orders-0001-JP.pbem", build_orders_for_turn(ids["jp"], turn, "JP", jp_orders).text)
     return base
 
 

@@ -9,25 +9,18 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
-from pbem.cli import main
+from tests import games
 
-ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = json.loads((ROOT / "scenarios" / "test-skirmish.json").read_text())
+ROOT = games.ROOT
+SCENARIO = json.loads(games.SKIRMISH.read_text())
 NOTE = "Your move, Bob.\nMind the battery at 0506."
 
 
-def pbem(capsys, *args, expect: int = 0) -> str:
-    try:
-        main([str(a) for a in args])
-        status = 0
-    except SystemExit as exc:
-        status = exc.code or 0
-    out, err = capsys.readouterr()
+def pbem(*args, expect: int = 0) -> str:
+    status, out, err = games.run(*args)
     assert status == expect and "Traceback" not in err, f"{args} -> {status}\n{out}\n{err}"
     return out
 
@@ -35,36 +28,20 @@ def pbem(capsys, *args, expect: int = 0) -> str:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     """A game after the US player's first player-turn, his orders carrying a note."""
-    from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders, start_game
-    from pbem.protocol.files import write_new
-    from pbem.protocol.keys import generate, write_private, write_public
-    from pbem.protocol.ordersfile import build_orders_for_turn
-
     base = tmp_path_factory.mktemp("view")
-    ids = {name: generate(name) for name in ("ref", "us", "jp")}
-    for name, identity in ids.items():
-        write_private(base / f"{name}.key", identity, None)
-        write_public(base / f"{name}.pub", identity)
-    (base / "game").mkdir()
-    genesis = start_game(str(ROOT / "scenarios" / "test-skirmish.json"), ids["ref"], ids["us"].public, ids["jp"].public)
-    write_new(base / "game" / "turn-0000.pbem", genesis.text)
-    orders = {"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}], "note": NOTE}
-    sent = build_orders_for_turn(ids["us"], load_turn(base / "game" / "turn-0000.pbem"), "US", orders)
-    done = adjudicate_orders(load_turn(base / "game" / "turn-0000.pbem"), sent.text, "orders", ids["ref"])
-    write_new(base / "game" / "turn-0001.pbem", done.turn.text)
+    games.small_game(base, {**games.LANDING, "note": NOTE})
     return base
 
 
 @pytest.fixture()
-def jp_view(game, capsys) -> str:
-    return pbem(capsys, "view", game / "game" / "turn-0001.pbem", "--key", game / "jp.key")
+def jp_view(game) -> str:
+    return pbem("view", game / "game" / "turn-0001.pbem", "--key", game / "jp.key")
 
 
-def test_the_view_says_game_turn_x_of_n_the_phasing_side_and_whose_orders_are_due(game, capsys, jp_view):
+def test_the_view_says_game_turn_x_of_n_the_phasing_side_and_whose_orders_are_due(game, jp_view):
     assert f"Game-Turn 1 of {SCENARIO['last_turn']}, the JP player-turn" in jp_view
     assert f"({SCENARIO['first_player']} moves first each Game-Turn); your orders are due." in jp_view
-    us_view = pbem(capsys, "view", game / "game" / "turn-0001.pbem", "--key", game / "us.key")
+    us_view = pbem("view", game / "game" / "turn-0001.pbem", "--key", game / "us.key")
     assert "waiting for JP's orders" in us_view
 
 
@@ -97,20 +74,20 @@ def test_the_view_names_units_and_explains_the_notation_and_turn_files(jp_view):
     assert "turn-0000 is the opening" in jp_view
 
 
-def test_the_note_reaches_the_opponent_in_his_view_and_the_json(game, capsys, jp_view):
+def test_the_note_reaches_the_opponent_in_his_view_and_the_json(game, jp_view):
     assert "Note from US:\n  | Your move, Bob.\n  | Mind the battery at 0506." in jp_view
-    seen = json.loads(pbem(capsys, "view", game / "game" / "turn-0001.pbem", "--key", game / "jp.key", "--json"))
+    seen = json.loads(pbem("view", game / "game" / "turn-0001.pbem", "--key", game / "jp.key", "--json"))
     assert seen["last"]["note"] == NOTE
     assert seen["outlook"]["last_turn"] == SCENARIO["last_turn"]
 
 
-def test_the_note_is_signed_and_bounded(game, capsys, tmp_path):
+def test_the_note_is_signed_and_bounded(game, tmp_path):
     from pbem.model.orders import NOTE_LIMIT
 
     orders = tmp_path / "orders.json"
     orders.write_text(json.dumps({"moves": [], "note": "x" * (NOTE_LIMIT + 1)}))
     turn = game / "game" / "turn-0001.pbem"
-    out = pbem(capsys, "validate", orders, "--turn", turn, "--key", game / "jp.key", expect=2)
+    out = pbem("validate", orders, "--turn", turn, "--key", game / "jp.key", expect=2)
     assert "note" in out and "rule schema" in out
 
 
