@@ -202,3 +202,66 @@ def test_the_referee_adjudicates_any_signed_orders_without_a_fault(game, orders)
     except PbemError:
         return
     assert done.step.last["side"] == "JP"
+
+
+# -- what the referee signed, malformed -----------------------------------------------
+
+JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-2, 5), st.text(max_size=6)),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                    max_leaves=8)
+
+
+@st.composite
+def malformed(draw, document):
+    """``document`` with one value somewhere in it replaced by random JSON, or one key removed."""
+    if not isinstance(document, (dict, list)) or not document or draw(st.integers(0, 4)) == 0:
+        return draw(JSON)
+    keys = list(document) if isinstance(document, dict) else list(range(len(document)))
+    key = draw(st.sampled_from(keys))
+    copy = dict(document) if isinstance(document, dict) else list(document)
+    if isinstance(copy, dict) and draw(st.booleans()):
+        del copy[key]
+    else:
+        copy[key] = draw(malformed(document[key]))
+    return copy
+
+
+@BUDGET
+@given(data=st.data())
+def test_a_signed_turn_file_with_a_malformed_view_public_record_or_state_never_ends_in_an_internal_error(game, data):
+    from pbem.game.folder import load_turn
+    from pbem.protocol.dice import new_seed
+    from pbem.protocol.files import write_new
+    from pbem.protocol.keys import read_private
+    from pbem.protocol.dice import DiceStream
+    from pbem.protocol.turnfile import build_turn, open_referee_state, open_view
+
+    keys = {name: read_private(game / f"{name}.key", None) for name in ("ref", "us", "jp")}
+    previous = load_turn(game / "game" / "turn-0000.pbem")
+    turn = load_turn(game / "game" / "turn-0001.pbem")
+    views = {side: open_view(turn, side, keys[side.lower()]) for side in ("US", "JP")}
+    public = turn.public
+    state = open_referee_state(turn, keys["ref"]).state
+    part = data.draw(st.sampled_from(["US", "JP", "public", "referee state"]))
+    if part == "public":
+        public = data.draw(malformed(public))
+    elif part == "referee state":
+        state = data.draw(malformed(state))
+    else:
+        views[part] = data.draw(malformed(views[part]))
+    seed = open_referee_state(previous, keys["ref"]).next_seed
+    forged = build_turn(keys["ref"], game=turn.game, seq=1, scenario={"id": turn.scenario_id, "hash": turn.scenario_hash},
+                        ruleset=turn.ruleset, identities=turn.identities, public=public, views=views,
+                        referee_state=state, next_seed=new_seed(), prev=previous, orders=turn.orders,
+                        dice_used=DiceStream(seed, turn.dice.salt))
+    here = _copy(game)
+    try:
+        (here / "game" / "turn-0001.pbem").unlink()
+        write_new(here / "game" / "turn-0001.pbem", forged.text)
+        for args in [*COMMANDS["game/turn-0001.pbem"], *COMMANDS["orders-0001-JP.pbem"],
+                     ("view", "game/turn-0001.pbem", "--key", "us.key"), ("view", "game/turn-0001.pbem", "--key", "ref.key"),
+                     ("validate", "jp.json", "--turn", "game/turn-0001.pbem", "--key", "jp.key")]:
+            status, printed = run(here, *args)
+            assert_no_fault(status, printed, f"{part} malformed, then pbem {' '.join(args)}")
+    finally:
+        shutil.rmtree(here)

@@ -43,7 +43,7 @@ def view_for(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, 
             "ruleset": turn.ruleset,
             "awaiting": public.get("awaiting"),
             "over": public.get("over", False),
-            "state": secret.state["state"] if isinstance(secret.state, dict) else None,
+            "state": secret.state.get("state") if isinstance(secret.state, dict) else None,
             "last": secret.state.get("last") if isinstance(secret.state, dict) else None,
         }
         return role, checked_view(view, turn.source)

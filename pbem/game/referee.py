@@ -21,7 +21,7 @@ from pbem.engine.sequence import game_over, next_player_turn, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.game.scenario_ref import scenario_hash, scenario_of
-from pbem.game.views import build_view, last_turn_record, public_record
+from pbem.game.views import build_view, last_turn_record, public_record, reading_view
 from pbem.jsonfile import read_json
 from pbem.model.common import SIDES, enemy_of
 from pbem.model.ruleset import Ruleset
@@ -159,7 +159,8 @@ class Adjudicated:
 def adjudicate_orders(turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity) -> Adjudicated:
     """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file."""
     secret = open_referee_state(turn, referee)
-    state = state_from_json(secret.state["state"])
+    with reading_view(turn.source, "the full state sealed in this turn file"):
+        state = state_from_json(secret.state["state"])
     loaded = scenario_of(turn)
     if game_over(loaded.scenario, state):
         raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)

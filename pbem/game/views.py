@@ -65,8 +65,8 @@ LAST_KEYS = ("side", "valid", "problems", "events", "combats")
 
 
 @contextmanager
-def reading_view(source: str) -> Iterator[None]:
-    """Turn a view that lacks what pbem reads from it into BadInput naming the turn file.
+def reading_view(source: str, what: str = "the view sealed in this turn file") -> Iterator[None]:
+    """Turn a view (or full state) that lacks what pbem reads from it into BadInput naming the turn file.
 
     A view is signed by the referee, but it may still come from another pbem
     version or a faulty referee; reading it must never end in a traceback.
@@ -76,7 +76,7 @@ def reading_view(source: str) -> Iterator[None]:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, ValidationError) as exc:
         detail = _what_is_wrong(exc)
         raise BadInput(
-            f"the view sealed in this turn file is malformed ({detail})",
+            f"{what} is malformed ({detail})",
             file=source,
             hint="the referee's pbem may be another version; ask the referee to check the file with 'pbem verify'",
         ) from None
