@@ -6,6 +6,7 @@ than opening it.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from pbem.errors import visible
@@ -146,5 +147,7 @@ def narrate(view: dict[str, Any], outlook: dict[str, Any] | None = None) -> str:
     if outlook:
         lines += _to_come(outlook, view["state"]["position"]["turn"])
         lines += _objectives(outlook)
-    lines += ["", *LEGEND]
+    lines.append("")
+    for paragraph in LEGEND:
+        lines += textwrap.wrap(paragraph, width=78, subsequent_indent="  ")
     return "\n".join(lines)
