@@ -179,6 +179,25 @@ def test_adjudicate_that_cannot_write_the_turn_file_keeps_no_orders_either(here)
     assert sorted(p.name for p in (here / "game").iterdir()) == ["turn-0000.pbem"]
 
 
+def test_adjudicate_elsewhere_when_the_game_folder_refuses_writes_writes_nothing(here, monkeypatch):
+    """As with a read-only game folder, even for root: the kept copy of the orders cannot be written."""
+    from pbem.errors import BadInput
+    from pbem.protocol import files
+
+    sent = _submitted(here)
+    real = files.write_new
+
+    def refusing(path, text, **kw):
+        if Path(path).resolve().parent == (here / "game").resolve():
+            raise BadInput("cannot write: Permission denied", file=str(path))
+        return real(path, text, **kw)
+
+    monkeypatch.setattr(files, "write_new", refusing)
+    pbem("adjudicate", "game/turn-0000.pbem", sent, "--key", "ref.key", "-o", "turn-0001.pbem", expect=2)
+    assert not (here / "turn-0001.pbem").exists()
+    assert sorted(p.name for p in (here / "game").iterdir()) == ["turn-0000.pbem"]
+
+
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes in read-only folders")
 def test_adjudicate_elsewhere_with_a_read_only_game_folder_writes_nothing(here):
     sent = _submitted(here)
@@ -192,8 +211,8 @@ def test_adjudicate_elsewhere_with_a_read_only_game_folder_writes_nothing(here):
 
 # -- reading what the referee signed --------------------------------------------
 
-def _signed_with_view(here: Path, change) -> Path:
-    """The genesis turn file re-signed by the referee with the US view changed by ``change``."""
+def _signed_with_view(here: Path, change, public=None) -> Path:
+    """The genesis turn file re-signed by the referee with the US view changed by ``change`` (and ``public``)."""
     from pbem.protocol.dice import new_seed
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import read_private
@@ -206,7 +225,7 @@ def _signed_with_view(here: Path, change) -> Path:
     views = {side: open_view(genesis, side, keys[side.lower()]) for side in ("US", "JP")}
     views["US"] = change(views["US"])
     turn = build_turn(keys["ref"], game=genesis.game, seq=0, scenario={"id": genesis.scenario_id, "hash": genesis.scenario_hash},
-                      ruleset=genesis.ruleset, identities=genesis.identities, public=genesis.public, views=views,
+                      ruleset=genesis.ruleset, identities=genesis.identities, public=genesis.public if public is None else public, views=views,
                       referee_state={"state": None}, next_seed=new_seed())
     target = here / "forged" / "turn-0000.pbem"
     target.parent.mkdir()
@@ -237,6 +256,14 @@ def test_a_signed_turn_with_a_malformed_view_is_bad_input(here, change):
                  ("validate", "orders.json", "--turn", turn, "--key", "us.key")):
         _, err = pbem(*args, expect=2)
         assert "turn-0000.pbem: the view sealed in this turn file is malformed" in err
+
+
+@pytest.mark.parametrize("public", [[], {"scenario_document": 5}, {"awaiting": "US"}], ids=["a-list", "not-a-scenario", "no-scenario"])
+def test_orders_template_on_a_signed_turn_whose_public_record_is_malformed(here, public):
+    turn = _signed_with_view(here, lambda view: view, public)
+    _, err = pbem("orders", "template", turn, "--key", "us.key", expect=2)
+    assert "turn-0000.pbem" in err and "scenario" in err
+    pbem("view", turn, "--key", "ref.key", expect=2)
 
 
 def test_view_redirected_under_a_legacy_locale_writes_utf8(here):

@@ -112,7 +112,7 @@ def _copy(game: Path) -> Path:
 COMMANDS = {
     "game/turn-0001.pbem": [("view", "game/turn-0001.pbem", "--key", "jp.key"),
                             ("orders", "template", "game/turn-0001.pbem", "--key", "jp.key"),
-                            ("verify", "game")],
+                            ("verify", "game"), ("dice", "game"), ("audit", "game", "--key", "ref.key")],
     "game/turn-0000.pbem": [("view", "game/turn-0001.pbem", "--key", "us.key")],
     "orders-0001-JP.pbem": [("adjudicate", "game/turn-0001.pbem", "orders-0001-JP.pbem", "--key", "ref.key", "-o", "next.pbem")],
     "jp.json": [("validate", "jp.json", "--turn", "game/turn-0001.pbem", "--key", "jp.key"),
