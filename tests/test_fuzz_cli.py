@@ -116,7 +116,8 @@ COMMANDS = {
     "game/turn-0000.pbem": [("view", "game/turn-0001.pbem", "--key", "us.key")],
     "orders-0001-JP.pbem": [("adjudicate", "game/turn-0001.pbem", "orders-0001-JP.pbem", "--key", "ref.key", "-o", "next.pbem")],
     "jp.json": [("validate", "jp.json", "--turn", "game/turn-0001.pbem", "--key", "jp.key"),
-                ("orders", "check", "jp.json", "--position", "test-skirmish")],
+                ("orders", "check", "jp.json", "--position", "test-skirmish"),
+                ("submit", "jp.json", "--turn", "game/turn-0001.pbem", "--key", "jp.key", "-o", "sent.pbem")],
     "us.pub": [("new", "test-skirmish", "--us", "us.pub", "--jp", "jp.pub", "--referee", "ref.pub", "--key", "ref.key", "--out", "g2")],
     "jp.key": [("view", "game/turn-0001.pbem", "--key", "jp.key")],
 }
