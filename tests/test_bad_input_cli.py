@@ -341,3 +341,12 @@ def test_two_keys_in_one_command_each_open_with_their_own_passphrase(tmp_path):
     assert result.returncode == 0, result.stderr
     wrong = _env_run(tmp_path, {"PBEM_PASSPHRASE": passphrases["ref"]}, "audit", "game", "--key", "ref.key", "--key", "us.key")
     assert wrong.returncode == 2 and "us.key" in wrong.stderr and "wrong passphrase" in wrong.stderr
+
+
+def test_dice_of_an_empty_folder_and_adjudicate_of_an_empty_orders_file_are_bad_input(here):
+    (here / "empty").mkdir()
+    _, err = pbem("dice", here / "empty", expect=2)
+    assert "no turn files here" in err
+    write(here / "empty.pbem", "")
+    _, err = pbem("adjudicate", "game/turn-0000.pbem", "empty.pbem", "--key", "ref.key", expect=2)
+    assert "empty.pbem: the orders file is empty" in err

@@ -89,8 +89,10 @@ def dice(
 ) -> None:
     """List every roll with its purpose, the distribution, and a chi-square test of fairness."""
     from pbem.game.dice_report import FACES, summarise
+    from pbem.game.folder import check_turn_sources
     from pbem.protocol.chain import verify_chain
 
+    check_turn_sources([game])
     report = verify_chain(game)
     report.raise_if_bad()
     summary = summarise(report.turns)

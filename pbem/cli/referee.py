@@ -72,6 +72,8 @@ def adjudicate(
                        file=str(target), hint="these orders may have been adjudicated already")
     identity = open_key(key, passphrase_env)
     text = read_text(orders, what="orders file")
+    if not text.strip():
+        raise BadInput("the orders file is empty", file=str(orders), hint="ask the player to send it again, attached or pasted whole")
     done = adjudicate_orders(turn_file, text, str(orders), identity)
     # Both files or neither: the orders are kept first, and taken back if the turn file cannot be written.
     kept = keep_orders(folder, turn_file.seq, done.orders.side, orders, text)
