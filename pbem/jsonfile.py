@@ -50,6 +50,7 @@ def read_json(path: Path) -> Any:
 
 #: No pbem file nests deeper than a dozen levels; far deeper is a mistake or an attack.
 MAX_DEPTH = 64
+TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels, which no pbem file needs"
 
 
 class _Duplicate(ValueError):
@@ -71,7 +72,7 @@ def _where_bad(document: Any) -> tuple[str, str] | None:
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            return json_path(path[:3]) + "…", f"not valid JSON: nested deeper than {MAX_DEPTH} levels"
+            return json_path(path[:3]) + "…", TOO_DEEP
         if isinstance(value, str):
             if _has_surrogate(value):
                 return json_path(path), f"the text '{visible(value)}' holds a lone surrogate, which is not a character"
@@ -118,7 +119,7 @@ def parse_json(text: str, source: str) -> Any:
     except _Duplicate as exc:
         raise BadInput(str(exc), file=source) from None
     except RecursionError:
-        raise BadInput(f"not valid JSON: nested deeper than {MAX_DEPTH} levels", file=source) from None
+        raise BadInput(TOO_DEEP, file=source) from None
     except ValueError as exc:
         raise BadInput(f"not valid JSON: {exc}", file=source) from None
     check_document(document, source)
