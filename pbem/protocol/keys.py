@@ -163,7 +163,7 @@ class PublicIdentity:
         sign_public = _unb64url(sign_text)
         enc_public = _unb64url(enc_text)
         if sign_public is None or enc_public is None:
-            raise BadInput("a public key in the identity line is damaged", file=source, field=field, hint=hint)
+            raise BadInput("a public key in the identity line was damaged in transit (cut short or changed)", file=source, field=field, hint=hint)
         identity = cls(name, sign_public, enc_public)
         if not _usable(sign_public, enc_public):
             raise BadInput("the identity line holds an unusable key", file=source, field=field, hint=hint)
