@@ -42,7 +42,8 @@ and of nothing else:
   ``> > ``, ``|``), as deep as on the BEGIN line or less on any line of the
   block — a client that re-wraps quoted text leaves continuation lines with
   less quoting or none (no line of a block can begin with ``>`` or ``|``);
-* base64 lines re-wrapped to other lengths;
+* base64 lines re-wrapped to other lengths, or reflowed into one paragraph
+  (lines joined with spaces, the END line pulled up to the last one);
 * the empty line after the headers doubled or dropped, and empty lines among
   the base64 lines (no header can look like base64: base64 has no colon).
 
@@ -180,7 +181,9 @@ def _read_block(
         quoted, content = unquoted(lines[index])
         if quoted > depth:
             raise fail(f"quoted more deeply ({quoted} '>') than the BEGIN line ({depth})", index)
-        if content == end_line:
+        if content.endswith(end_line):  # a reflowed paragraph may have pulled the END line up
+            if content != end_line:
+                body.append((index, content[: -len(end_line)].rstrip(" \t")))
             break
         body.append((index, content))
     else:
@@ -200,7 +203,8 @@ def _read_block(
         headers[key] = value
         position += 1
 
-    data_lines = body[position:]
+    # A reflowed paragraph joins lines with spaces; base64 has none, so each word is a line of its own.
+    data_lines = [(index, word) for index, content in body[position:] for word in re.split(r"[ \t]+", content) if word]
     if len(data_lines) < 2:
         raise fail("no payload")
     *payload_lines, (checksum_index, checksum_line) = data_lines

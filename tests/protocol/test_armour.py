@@ -51,7 +51,10 @@ def transforms():
         for line in quoted(t).splitlines():
             out += [line[:72]] + ([line[72:]] if len(line) > 72 else [])
         return "\n".join(out) + "\n"
-    return [crlf, quoted, quoted_twice, forum, trailing, rewrapped, all_of_it, byte_order_mark, non_breaking_spaces,
+    def reflowed(t):  # a client re-flows the quoted paragraph from the empty line to the END line
+        head, data = t.split("\n\n", 1)
+        return head + "\n\n" + " ".join(data.split("\n")).strip() + "\n"
+    return [reflowed, crlf, quoted, quoted_twice, forum, trailing, rewrapped, all_of_it, byte_order_mark, non_breaking_spaces,
             zero_width, blank_line_dropped, blank_lines_doubled, stray_space_before_begin, only_begin_quoted, quote_rewrapped]
 
 
@@ -83,7 +86,7 @@ def replace_line(text, index, new):
         (lambda t: replace_line(t, 5, "AAAA" + t.split("\n")[5][4:]), "checksum"),
         (lambda t: replace_line(t, 5, "A*A" + t.split("\n")[5][3:]), "not a base64 line"),
         (lambda t: t.replace("Sequence: 3", "Sequence: 4"), "checksum"),
-        (lambda t: t.replace("Sequence: 3\n", "Sequence 3\n"), "not a base64 line"),
+        (lambda t: t.replace("Sequence: 3\n", "Sequence 3\n"), "damaged in transit"),
         (lambda t: t.replace("Game: ", "Game:"), "header"),
         (lambda t: "\n".join(line for line in t.split("\n") if not line.startswith("=")), "checksum line"),
         (lambda t: t.replace("\nSequence", "\n>> Sequence"), "quoted more deeply"),
