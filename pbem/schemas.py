@@ -6,6 +6,7 @@ files and a test fails when a committed schema differs from its model.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -43,7 +44,8 @@ def write_schemas(folder: Path) -> list[Path]:
             temporary.write_text(schema_text(model, name), encoding="utf-8")
             os.replace(temporary, path)
         except OSError as exc:
-            temporary.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                temporary.unlink()
             raise BadInput(f"cannot write: {exc.strerror or exc}", file=str(path), hint="choose a folder you may write to") from None
         written.append(path)
     return written
