@@ -140,8 +140,9 @@ class PositionFile:
     state: GameState
 
 
-def load_position(path: Path) -> PositionFile:
-    """A conformance case's position, or a scenario's opening position."""
+def load_position(name: str | Path) -> PositionFile:
+    """A conformance case's position, or a scenario's opening position (by file or by id, as ``new`` takes it)."""
+    path = find_scenario(str(name))
     document = read_json(path)
     if isinstance(document, dict) and "case" in document:
         from pbem.cases.load import load_case

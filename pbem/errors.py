@@ -9,6 +9,29 @@ signature, a broken hash chain, a roll that does not recompute) exits 1.
 
 from __future__ import annotations
 
+import unicodedata
+
+#: Unicode categories a reader cannot see or that break a line: controls,
+#: format characters (zero-width space, joiners, direction marks),
+#: surrogates, private use, unassigned, and separators other than the space.
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
+
+
+def visible(text: str) -> str:
+    """``text`` with every invisible or line-breaking character written as ``\\u200b``.
+
+    An id that differs from the right one by a zero-width space or a
+    non-breaking space looks identical on screen; shown escaped, the
+    difference is plain.  Plain spaces stay spaces.
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_escaped(ch) if ch != " " and unicodedata.category(ch) in _INVISIBLE else ch for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
+
 
 class PbemError(Exception):
     """Base of every error meant for a user.
@@ -44,7 +67,7 @@ class PbemError(Exception):
             text += f" (rule {self.rule})"
         if self.hint:
             text += f" — {self.hint}"
-        return text
+        return visible(text)
 
 
 class BadInput(PbemError):

@@ -3,6 +3,13 @@
 Every incoming file is checked with jsonschema before it is parsed into a
 model, so that the error names the field (``units[2].kind``) and the problem
 in one line; nothing malformed reaches the engine.
+
+What JSON itself lets through but no pbem file may hold is refused here, for
+every file alike: a key given twice (which one would count?), a lone UTF-16
+surrogate (``"\\ud800"``: not a character, and not writable as UTF-8), nesting
+deeper than :data:`MAX_DEPTH`, and — by the schema check — a number with a
+fraction part, even ``2.0``, where an integer is expected: integers stay
+integers, so what a player signs is what the engine reads.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from pbem.errors import BadInput
+from pbem.errors import BadInput, visible
 
 
 def json_path(parts) -> str:
@@ -41,6 +48,57 @@ def read_json(path: Path) -> Any:
     return parse_json(text, str(path))
 
 
+#: No pbem file nests deeper than a dozen levels; far deeper is a mistake or an attack.
+MAX_DEPTH = 64
+TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels, which no pbem file needs"
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Duplicate(f"the key '{visible(key)}' appears twice in one object; keep one")
+        seen[key] = value
+    return seen
+
+
+def _where_bad(document: Any) -> tuple[str, str] | None:
+    """``(path, problem)`` for the first string with a lone surrogate, or nesting past MAX_DEPTH."""
+    stack: list[tuple[Any, list, int]] = [(document, [], 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return json_path(path[:3]) + "…", TOO_DEEP
+        if isinstance(value, str):
+            if _has_surrogate(value):
+                return json_path(path), f"the text '{visible(value)}' holds a lone surrogate, which is not a character"
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if _has_surrogate(key):
+                    return json_path(path), f"the key '{visible(key)}' holds a lone surrogate, which is not a character"
+                stack.append((item, path + [key], depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, path + [i], depth + 1) for i, item in enumerate(value))
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def check_document(document: Any, source: str) -> None:
+    """BadInput when ``document`` holds what JSON allows but no pbem file may (see the module doc)."""
+    bad = _where_bad(document)
+    if bad:
+        field, problem = bad
+        hint = "write plain text, without escapes such as \\ud800" if "surrogate" in problem else None
+        raise BadInput(problem, file=source, field=field, hint=hint)
+
+
 def _finite(text: str) -> float:
     value = float(text)
     if math.isinf(value):
@@ -55,39 +113,88 @@ def _no_constants(name: str):
 def parse_json(text: str, source: str) -> Any:
     """Strict JSON: NaN, Infinity and numbers too large for a float are refused."""
     try:
-        return json.loads(text, parse_float=_finite, parse_constant=_no_constants)
+        document = json.loads(text, parse_float=_finite, parse_constant=_no_constants, object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as exc:
         raise BadInput(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", file=source) from None
-    except (ValueError, RecursionError) as exc:
+    except _Duplicate as exc:
+        raise BadInput(str(exc), file=source) from None
+    except RecursionError:
+        raise BadInput(TOO_DEEP, file=source) from None
+    except ValueError as exc:
         raise BadInput(f"not valid JSON: {exc}", file=source) from None
+    check_document(document, source)
+    return document
+
+
+def strict_validator(schema: dict):
+    """A Draft 2020-12 validator for ``schema`` under which ``2.0`` is not an integer.
+
+    JSON Schema counts any number with a zero fraction as an integer; pbem
+    refuses it instead of rounding, so that a signed ``2.0`` never turns into
+    a ``2`` nobody wrote.
+    """
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    return validators.extend(Draft202012Validator, type_checker=checker)(schema)
 
 
 @lru_cache(maxsize=None)
 def validator_for(model: type[BaseModel]):
     """A jsonschema validator for the schema pydantic generates from ``model``."""
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(model.model_json_schema())
+    return strict_validator(model.model_json_schema())
 
 
-def schema_error(validator, document: Any, source: str, what: str) -> BadInput | None:
-    """The most relevant schema violation as one BadInput, or None when the document is valid."""
+#: Schema errors listed in one report; more than this and the file is far off its format.
+MAX_SCHEMA_ERRORS = 50
+
+
+class SchemaErrors(BadInput):
+    """A document off its schema: every violation found, not only the first.
+
+    ``errors`` holds ``(field, message)`` pairs, most relevant first; the
+    one-line rendering names the first and counts the rest.
+    """
+
+    def __init__(self, errors: list[tuple[str, str]], *, file: str, hint: str) -> None:
+        field, message = errors[0]
+        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        super().__init__(message + more, file=file, field=field, hint=hint)
+        self.errors = errors
+
+
+def schema_errors(validator, document: Any, source: str, what: str) -> SchemaErrors | None:
+    """Every schema violation, most relevant first, or None when the document is valid."""
+    from jsonschema.exceptions import relevance
+
+    found = sorted(validator.iter_errors(document), key=relevance, reverse=True)
+    if not found:
+        return None
+    errors = []
+    for error in found[:MAX_SCHEMA_ERRORS]:
+        message = _best_leaf(error).message
+        message = message if len(message) <= 160 else message[:157] + "..."
+        errors.append((json_path(_best_leaf(error).absolute_path), visible(message)))
+    return SchemaErrors(errors, file=source, hint=f"see {what}")
+
+
+def _best_leaf(error):
+    """The deepest, most relevant cause of an ``anyOf``/``oneOf`` failure (as ``best_match`` picks)."""
     from jsonschema.exceptions import best_match
 
-    error = best_match(validator.iter_errors(document))
-    if error is None:
-        return None
-    message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-    return BadInput(message, file=source, field=json_path(error.absolute_path), hint=f"see {what}")
+    return best_match([error]) or error
 
 
 def load_model(model: type[BaseModel], document: Any, source: str, what: str, validator=None):
     """Validate ``document`` against a schema (``model``'s own by default), then build the model."""
-    problem = schema_error(validator or validator_for(model), document, source, what)
+    check_document(document, source)
+    problem = schema_errors(validator or validator_for(model), document, source, what)
     if problem:
         raise problem
     try:
         return model.model_validate(document)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise BadInput(first["msg"], file=source, field=json_path(first["loc"]), hint=f"see {what}") from None
+        errors = [(json_path(e["loc"]), visible(e["msg"])) for e in exc.errors()[:MAX_SCHEMA_ERRORS]]
+        raise SchemaErrors(errors, file=source, hint=f"see {what}") from None

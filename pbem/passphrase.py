@@ -1,20 +1,41 @@
 """Getting a key file's passphrase from the user without ever echoing or storing it.
 
-In order: the environment variable named by ``--passphrase-env``, else
-``PBEM_PASSPHRASE`` when set, else a hidden prompt when a terminal is
-attached.  A script without a terminal must say where the passphrase is.
+For each key, the first of these that is set:
+
+1. ``PBEM_PASSPHRASE_<NAME>``, where NAME is the key file's name without
+   ``.key``, upper-cased, every other character than a letter or digit
+   written ``_`` (``ref.key`` → ``PBEM_PASSPHRASE_REF``, ``us-2.key`` →
+   ``PBEM_PASSPHRASE_US_2``) — so a command given two keys
+   (``audit --key ref.key --key alice.key``) opens each with its own;
+2. the environment variable named by ``--passphrase-env``;
+3. ``PBEM_PASSPHRASE``;
+4. a hidden prompt, when a terminal is attached.
+
+A script without a terminal must say where the passphrase is.  ``keygen``
+reads the same places (``--no-passphrase`` overrides them all) and refuses a
+new passphrase shorter than :data:`MIN_LENGTH` characters.
 """
 
 from __future__ import annotations
 
 import getpass
 import os
+import re
 import sys
 from pathlib import Path
 
 from pbem.errors import BadInput
 
 DEFAULT_ENV = "PBEM_PASSPHRASE"
+
+#: The shortest passphrase a new key file accepts (README, docs/PROTOCOL.md).
+MIN_LENGTH = 8
+
+
+def key_env(name: str) -> str:
+    """The environment variable holding the passphrase of the key called ``name`` (``ref`` or ``ref.key``)."""
+    stem = name[: -len(".key")] if name.endswith(".key") else name
+    return f"{DEFAULT_ENV}_{re.sub(r'[^A-Za-z0-9]', '_', stem).upper()}"
 
 
 def _from_env(var: str) -> bytes:
@@ -26,44 +47,60 @@ def _from_env(var: str) -> bytes:
     return value.encode("utf-8")
 
 
+def _from_environment(key_name: str, env: str | None) -> bytes | None:
+    """The passphrase the environment gives for ``key_name`` (see the module doc), or None."""
+    if os.environ.get(key_env(key_name)) is not None:
+        return _from_env(key_env(key_name))
+    if env:
+        return _from_env(env)
+    if os.environ.get(DEFAULT_ENV):
+        return _from_env(DEFAULT_ENV)
+    return None
+
+
 def for_reading(key_path: Path, env: str | None) -> bytes | None:
     """The passphrase that opens ``key_path``, or None when it has none."""
     from pbem.protocol.keys import passphrase_needed
 
     if not passphrase_needed(key_path):
         return None
-    if env:
-        return _from_env(env)
-    if os.environ.get(DEFAULT_ENV):
-        return _from_env(DEFAULT_ENV)
+    given = _from_environment(Path(key_path).name, env)
+    if given is not None:
+        return given
     if sys.stdin.isatty():
         return getpass.getpass(f"Passphrase for {key_path}: ").encode("utf-8")
     raise BadInput(
         "this key file is protected by a passphrase and no terminal is attached to ask for it",
         file=str(key_path),
-        hint=f"set {DEFAULT_ENV}, or give --passphrase-env VAR naming an environment variable that holds it",
+        hint=f"set {key_env(Path(key_path).name)} or {DEFAULT_ENV}, or give --passphrase-env VAR naming an environment variable that holds it",
     )
 
 
-def for_new_key(env: str | None, none: bool) -> bytes | None:
-    """The passphrase to protect a new key: from ``env``, none at all, or asked twice."""
+def for_new_key(env: str | None, none: bool, name: str = "") -> bytes | None:
+    """The passphrase to protect the new key ``name``: from the environment, none at all, or asked twice."""
     if env and none:
         raise BadInput("give either --passphrase-env or --no-passphrase, not both")
     if none:
         return None
-    if env:
-        return _from_env(env)
-    if not sys.stdin.isatty():
-        raise BadInput(
-            "no terminal is attached to ask for a passphrase",
-            hint="give --passphrase-env VAR naming an environment variable that holds it, or --no-passphrase",
-        )
-    first = getpass.getpass("Passphrase for the new key: ")
-    if not first:
+    given = _from_environment(name, env)
+    if given is None:
+        if not sys.stdin.isatty():
+            raise BadInput(
+                "no terminal is attached to ask for a passphrase",
+                hint=f"set {DEFAULT_ENV} (or {key_env(name)}), give --passphrase-env VAR, or --no-passphrase",
+            )
+        first = getpass.getpass("Passphrase for the new key: ")
+        if first and len(first) >= MIN_LENGTH and getpass.getpass("The same passphrase again: ") != first:
+            raise BadInput("the two passphrases differ; nothing was written")
+        given = first.encode("utf-8")
+    if not given:
         raise BadInput("a passphrase cannot be empty", hint="use --no-passphrase for an unprotected key")
-    if getpass.getpass("The same passphrase again: ") != first:
-        raise BadInput("the two passphrases differ; nothing was written")
-    return first.encode("utf-8")
+    if len(given.decode("utf-8")) < MIN_LENGTH:
+        raise BadInput(
+            f"the passphrase is {len(given.decode('utf-8'))} character(s) long; a new key needs at least {MIN_LENGTH}",
+            hint="choose a longer passphrase (a few words are easy to remember), or --no-passphrase",
+        )
+    return given
 
 
 def open_key(key_path: Path, env: str | None):

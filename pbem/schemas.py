@@ -6,6 +6,7 @@ files and a test fails when a committed schema differs from its model.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -31,12 +32,20 @@ def schema_text(model: type[BaseModel], name: str) -> str:
 
 def write_schemas(folder: Path) -> list[Path]:
     """Write every schema, each under a temporary name first, then renamed over the old one."""
-    folder.mkdir(parents=True, exist_ok=True)
+    from pbem.errors import BadInput
+    from pbem.protocol.files import make_folder
+
+    make_folder(folder, what="schema folder")
     written = []
     for name, model in SCHEMAS.items():
         path = folder / name
         temporary = folder / f".{name}.tmp"
-        temporary.write_text(schema_text(model, name), encoding="utf-8")
-        os.replace(temporary, path)
+        try:
+            temporary.write_text(schema_text(model, name), encoding="utf-8")
+            os.replace(temporary, path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise BadInput(f"cannot write: {exc.strerror or exc}", file=str(path), hint="choose a folder you may write to") from None
         written.append(path)
     return written

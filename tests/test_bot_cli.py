@@ -45,7 +45,7 @@ def test_the_demo_files_open_with_the_usual_commands(demo):
     base, _ = demo
     assert "verified 9 turn file(s)" in pbem(base, "verify", "d/game").stdout
     assert "roll(s)" in pbem(base, "dice", "d/game").stdout
-    assert "The game is over" in pbem(base, "view", "d/game/turn-0008.pbem", "--key", "d/us.key").stdout
+    assert "the game is over" in pbem(base, "view", "d/game/turn-0008.pbem", "--key", "d/us.key").stdout
     pbem(base, "audit", "d/game", "--key", "d/ref.key", "--key", "d/jp.key")
 
 

@@ -37,7 +37,7 @@ def test_the_override_is_what_the_game_plays_with(tmp_path):
     shipped = scenario_of(genesis).scenario.model_copy(update={"ground_support": []})
     assert shipped.id == "leyte-assault"
     view = run("view", tmp_path / "game" / "turn-0000.pbem", "--key", tmp_path / "us.key")
-    assert "Ground Support left: US 7, JP 2" in view.stdout
+    assert "Ground Support left this Game-Turn: US 7, JP 2" in view.stdout
 
 
 def test_a_malformed_override_is_refused_with_exit_2(tmp_path):

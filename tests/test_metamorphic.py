@@ -229,5 +229,8 @@ def test_every_problem_names_a_unit_or_attack_of_the_orders(data):
             assert units[p.unit].kind == "airassault" and state.locations[p.unit] == "offmap", p
         elif p.rule == "7.0":
             assert listed[p.unit] or defended[p.unit], p
+        elif p.rule == "7.9":
+            advancing = {x for a in orders.attacks for adv in a.advance for x in (adv.unit, adv.follow) if x}
+            assert p.unit in advancing, p  # an advance entry that names no unit of the game, or follows no defender
         else:
             assert p.unit in moved, p  # movement (5, 6, 12): the unit whose move it is

@@ -22,7 +22,7 @@ ORDERS = {"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}
 
 
 def pbem(cwd: Path, *args, expect: int | None = 0) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PBEM_PASSPHRASE="pw")
+    env = dict(os.environ, PBEM_PASSPHRASE="a good passphrase")
     result = subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env)
     assert "Traceback" not in result.stderr, result.stderr
     if expect is not None:
@@ -63,10 +63,23 @@ def flip(path: Path, position: int) -> None:
 
 
 def test_an_altered_turn_file_fails_verification_naming_it(game):
+    from pbem.protocol.armour import armour, dearmour
+
     turn = adjudicated(game)
-    flip(turn, len(turn.read_bytes()) // 2)
+    # A forger recomputes the armour's checksum (anyone can); the signature still catches the change.
+    kind, headers, payload = dearmour(turn.read_text(), "TURN", "t")
+    altered = bytearray(payload)
+    altered[len(altered) // 2] ^= 0x01
+    turn.write_text(armour(kind, bytes(altered), headers))
     result = pbem(game, "verify", "game", expect=1)
     assert "NOT VERIFIED: first bad file" in result.stdout and "turn-0001.pbem" in result.stdout
+
+
+def test_a_turn_file_damaged_in_transit_is_bad_input_not_a_failed_verification(game):
+    turn = adjudicated(game)
+    flip(turn, len(turn.read_bytes()) // 2)
+    result = pbem(game, "verify", "game", expect=2)
+    assert "turn-0001.pbem" in result.stderr and "damaged in transit" in result.stderr
 
 
 def test_an_altered_orders_file_is_refused_and_nothing_is_written(game):

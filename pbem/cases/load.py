@@ -15,7 +15,7 @@ from pathlib import Path
 from pbem.cases.model import Case
 from pbem.engine.board import Board
 from pbem.datafiles import board_for
-from pbem.jsonfile import load_model, read_json
+from pbem.jsonfile import load_model, read_json, strict_validator
 
 
 @dataclass(frozen=True)
@@ -28,15 +28,13 @@ class LoadedCase:
 @lru_cache(maxsize=1)
 def case_validator():
     """The Draft 2020-12 validator for case.schema.json (shipped with the package)."""
-    from jsonschema import Draft202012Validator
-
     schema = json.loads(resources.files("pbem.data").joinpath("case.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    return strict_validator(schema)
 
 
 def load_case(path: Path) -> LoadedCase:
     """Read, validate and build one case; raise BadInput naming the file and field."""
-    case = load_model(Case, read_json(path), str(path), "the conformance-case format (cases.md)", case_validator())
+    case = load_model(Case, read_json(path), str(path), "docs/cases.md", case_validator())
     return LoadedCase(path, case, board_for(case.map, case.units, str(path)))
 
 

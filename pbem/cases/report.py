@@ -15,6 +15,7 @@ from typing import Callable
 from pbem.cases.load import case_files, load_case
 from pbem.cases.run import run_case
 from pbem.errors import BadInput
+from pbem.jsonfile import read_json
 
 
 def _line(outcome: dict, diffs: list[str]) -> str:
@@ -33,11 +34,11 @@ def _line(outcome: dict, diffs: list[str]) -> str:
 def _case_id(path: Path) -> str:
     """The id of a malformed case file when it can be read, else its path."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(document, dict) and isinstance(document.get("case"), str):
-            return document["case"]
-    except (OSError, ValueError):
-        pass
+        document = read_json(path)
+    except BadInput:
+        return str(path)
+    if isinstance(document, dict) and isinstance(document.get("case"), str):
+        return document["case"]
     return str(path)
 
 

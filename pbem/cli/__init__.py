@@ -37,6 +37,20 @@ app.add_typer(map_app, name="map")
 from pbem.cli import bot, cases, checks, maps, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
 
 
+def _utf8_output() -> None:
+    """Write UTF-8 whatever the locale says, so that ``→`` in a view never kills a redirected command.
+
+    Under a legacy locale (``PYTHONIOENCODING=cp1252``, ``LC_ALL=C``) Python
+    would encode output in a code page that lacks the arrows and dashes pbem
+    prints; a lone surrogate from a damaged file is written escaped.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass  # not a text stream of our own (a test harness's buffer)
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Console entry point: run the app, turning user errors into one line and an exit status.
 
@@ -46,6 +60,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     """
     from pbem.errors import PbemError
 
+    _utf8_output()
     try:
         app(args=argv, prog_name="pbem", standalone_mode=True)
     except PbemError as exc:

@@ -27,19 +27,25 @@ def case_run(
 @orders_app.command("check")
 def orders_check(
     orders: Annotated[Path, typer.Argument(help="The orders file (schemas/orders.schema.json).")],
-    position: Annotated[Path, typer.Option("--position", help="A scenario (its opening position) or a conformance case (its position).")],
+    position: Annotated[str, typer.Option("--position", help="A scenario file or id (its opening position, e.g. test-skirmish), or a conformance case (its position).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
 ) -> None:
     """Check an orders file against a scenario's opening or a case's position: exit 0 valid, 2 not."""
     from pbem.datafiles import load_orders, load_position
     from pbem.engine.adjudicator import check_orders
+    from pbem.jsonfile import SchemaErrors
+    from pbem.suggest import with_suggestions
 
     where = load_position(position)
-    planned = load_orders(orders)
-    found = check_orders(where.board, where.ruleset, where.state, planned).problems
+    try:
+        planned = load_orders(orders)
+        found = check_orders(where.board, where.ruleset, where.state, planned).problems
+    except SchemaErrors as exc:
+        planned, found = None, output.schema_problems(exc)
+    found = with_suggestions(found, where.state.locations)
     odds = None
-    if explain:
+    if explain and planned is not None:
         from pbem.render.odds import weigh_attacks
 
         odds = weigh_attacks(where.board, where.ruleset, where.state, planned)

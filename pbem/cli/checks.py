@@ -17,9 +17,11 @@ def verify(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Check signatures, the hash chain, seeds against commitments, and recompute every roll: exit 0 when all hold, 1 when not."""
+    from pbem.game.folder import check_turn_sources
     from pbem.game.receipts import receipt_findings
     from pbem.protocol.chain import verify_chain
 
+    check_turn_sources(paths)  # nothing named like a turn file is skipped in silence; mail damage is exit 2
     sources = paths[0] if len(paths) == 1 and paths[0].is_dir() else paths
     report = verify_chain(sources)
     findings = list(report.findings)
@@ -87,8 +89,10 @@ def dice(
 ) -> None:
     """List every roll with its purpose, the distribution, and a chi-square test of fairness."""
     from pbem.game.dice_report import FACES, summarise
+    from pbem.game.folder import check_turn_sources
     from pbem.protocol.chain import verify_chain
 
+    check_turn_sources([game])
     report = verify_chain(game)
     report.raise_if_bad()
     summary = summarise(report.turns)

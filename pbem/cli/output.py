@@ -6,9 +6,18 @@ import json
 
 import typer
 
+from pbem.errors import visible
+
 
 def echo_json(data) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def schema_problems(exc) -> list:
+    """Every violation of a :class:`~pbem.jsonfile.SchemaErrors` as a problem of rule ``schema``."""
+    from pbem.engine.problems import Problem
+
+    return [Problem("schema", None, f"{field}: {message}") for field, message in exc.errors]
 
 
 def problems(found, as_json: bool, source: str, odds=None) -> None:
@@ -22,7 +31,7 @@ def problems(found, as_json: bool, source: str, odds=None) -> None:
     else:
         typer.echo(f"{source}: {len(found)} problem(s); nothing was applied")
     for p in found:
-        typer.echo(f"  rule {p.rule:<6} {p.unit or '-':<12} {p.message}")
+        typer.echo(f"  rule {p.rule:<6} {visible(p.unit or '-'):<12} {visible(p.message)}")
     if odds is not None:
         from pbem.render.odds import odds_text
 

@@ -12,7 +12,7 @@ from pbem.cli import app, orders_app, output
 KeyOption = Annotated[Path, typer.Option("--key", help="Your private key file (NAME.key).")]
 PassphraseEnv = Annotated[
     Optional[str],
-    typer.Option("--passphrase-env", metavar="VAR", help="Environment variable holding the key's passphrase (default: PBEM_PASSPHRASE, else you are asked)."),
+    typer.Option("--passphrase-env", metavar="VAR", help="Environment variable holding the key's passphrase. Without it: PBEM_PASSPHRASE_<KEY> (e.g. PBEM_PASSPHRASE_REF for ref.key, one per key), then PBEM_PASSPHRASE, else you are asked."),
 ]
 TurnOption = Annotated[Path, typer.Option("--turn", help="The latest turn file (keep every turn file of the game in one folder).")]
 
@@ -29,12 +29,13 @@ def keygen(
 
     from pbem.errors import BadInput
     from pbem.passphrase import for_new_key
+    from pbem.protocol.files import make_folder
     from pbem.protocol.keys import generate, write_private, write_public
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", name):
         raise BadInput(f"'{name}' cannot be a key name", hint="use letters, digits, '-', '_' or '.', e.g. alice or ref-2026")
-    passphrase = for_new_key(passphrase_env, no_passphrase)
-    directory.mkdir(parents=True, exist_ok=True)
+    passphrase = for_new_key(passphrase_env, no_passphrase, name)
+    make_folder(directory, what="key folder")
     identity = generate(name)
     key_path = write_private(directory / f"{name}.key", identity, passphrase)
     pub_path = write_public(directory / f"{name}.pub", identity)
@@ -50,18 +51,23 @@ def view(
     passphrase_env: PassphraseEnv = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the view as JSON.")] = False,
 ) -> None:
-    """Open your side's view of a turn file: the position and what happened last."""
+    """Open your side's view of a turn file: the position, what happened last, and what the scenario holds in store."""
     from pbem.game.folder import load_turn
     from pbem.game.narrate import narrate
     from pbem.game.player import view_for
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import outlook, reading_view
     from pbem.passphrase import open_key
 
     turn_file = load_turn(turn)
     _, seen = view_for(turn_file, open_key(key, passphrase_env))
+    with reading_view(turn_file.source):
+        ahead = outlook(scenario_of(turn_file).scenario, seen)
+        text = None if as_json else narrate(seen, ahead)
     if as_json:
-        output.echo_json(seen)
+        output.echo_json({**seen, "outlook": ahead})
     else:
-        typer.echo(narrate(seen))
+        typer.echo(text)
 
 
 @orders_app.command("template")
@@ -74,12 +80,14 @@ def orders_template(
     from pbem.game.folder import load_turn
     from pbem.game.player import orders_template as template, side_to_move
     from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import reading_view
     from pbem.passphrase import open_key
 
     turn_file = load_turn(turn)
     side, seen = side_to_move(turn_file, open_key(key, passphrase_env))
     board = scenario_of(turn_file).board
-    skeleton, hints = template(seen, {"beach": sorted(board.beaches), "edge": sorted(board.edges)})
+    with reading_view(turn_file.source):
+        skeleton, hints = template(seen, {"beach": sorted(board.beaches), "edge": sorted(board.edges)})
     output.echo_json(skeleton)
     for hint in hints:
         typer.echo(f"# {hint}", err=True)
@@ -126,8 +134,14 @@ def validate(
     explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
 ) -> None:
     """Check your orders against your own view, offline: exit 0 when valid, 2 when not."""
-    turn_file, identity, _, document, found = _checked_orders(orders, turn, key, passphrase_env)
-    odds = _weighed_on_own_view(turn_file, identity, document, str(orders)) if explain else None
+    from pbem.jsonfile import SchemaErrors
+
+    odds = None
+    try:
+        turn_file, identity, _, document, found = _checked_orders(orders, turn, key, passphrase_env)
+        odds = _weighed_on_own_view(turn_file, identity, document, str(orders)) if explain else None
+    except SchemaErrors as exc:
+        found = output.schema_problems(exc)
     output.problems(found, as_json, str(orders), odds)
     raise typer.Exit(0 if not found else 2)
 

@@ -28,12 +28,14 @@ def new(
     from pbem.game.folder import turn_name
     from pbem.game.referee import start_game
     from pbem.passphrase import open_key
-    from pbem.protocol.files import write_new
+    from pbem.protocol.files import make_folder, write_new
     from pbem.protocol.keys import read_public
 
     if edition not in (None, "dg-2009", "spi-1975"):
         raise BadInput(f"unknown edition '{edition}'", hint="use dg-2009 or spi-1975")
     target = out / turn_name(0)
+    if out.exists() and not out.is_dir():
+        raise BadInput("is a file, not a game folder", file=str(out), hint="choose a new folder with --out")
     if target.exists():
         raise BadInput("a game already exists here", file=str(target), hint="choose a new folder with --out")
     identity = open_key(key, passphrase_env)
@@ -48,7 +50,7 @@ def new(
         if not isinstance(track, list):
             raise BadInput("the Ground Support track must be a JSON list of rows", file=str(gsp), hint='e.g. [{"turn": 1, "US": 4, "JP": 0, "source": "house rule"}]')
     genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out, what="game folder")
     write_new(target, genesis.text)
     awaiting = genesis.public["awaiting"]
     typer.echo(f"wrote {target}: game {genesis.game}, {genesis.public['title']}")
@@ -78,9 +80,17 @@ def adjudicate(
                        file=str(target), hint="these orders may have been adjudicated already")
     identity = open_key(key, passphrase_env)
     text = read_text(orders, what="orders file")
+    if not text.strip():
+        raise BadInput("the orders file is empty", file=str(orders), hint="ask the player to send it again, attached or pasted whole")
     done = adjudicate_orders(turn_file, text, str(orders), identity)
-    write_new(target, done.turn.text)
-    keep_orders(folder, turn_file.seq, done.orders.side, orders, text)
+    # Both files or neither: the orders are kept first, and taken back if the turn file cannot be written.
+    kept = keep_orders(folder, turn_file.seq, done.orders.side, orders, text)
+    try:
+        write_new(target, done.turn.text)
+    except BadInput:
+        if kept is not None:
+            kept.unlink(missing_ok=True)
+        raise
     last = done.step.last
     rolls = ", ".join(str(r["value"]) for r in done.turn.dice.rolls) or "none"
     if last["valid"]:

@@ -3,6 +3,9 @@
 What happens after the die — advances, retreat routes, Banzai losses — is
 not checked here: an entry that cannot be carried out when its moment comes
 is simply not carried out (a unit not entitled to advance stays put, 7.94).
+Only the names in an advance entry are checked before the die: an entry
+naming no unit of the game, or following a unit that is not a defender of
+its attack, could never apply.
 
 Attacks are judged on the position at the start of the combat phase (I9):
 who may attack whom (7.14, 7.15, 7.23, 8.11-8.13, 8.32), who must attack and
@@ -70,6 +73,7 @@ class _AttackChecker:
             self.add("8.13", None, f"{tag} barrages more than one hex; without units attacking from adjacent hexes a barrage strikes a single hex.")
         self.tally.gsp += attack.gsp
         self._banzai(tag, attack, adjacent)
+        self._advance_names(tag, attack)
 
     def _defenders(self, index: int, tag: str, attack: Attack) -> list[str]:
         ok = []
@@ -140,6 +144,18 @@ class _AttackChecker:
                     self.add("7.23", a, f"{tag}: {a} is not adjacent to {', '.join(far)}; in one combat every attacking unit must touch every defender.")
                 adjacent.append(a)
         return adjacent, barraging
+
+    def _advance_names(self, tag: str, attack: Attack) -> None:
+        """An advance entry must name units of this combat (7.9): a name that can never apply is a slip."""
+        for entry in attack.advance:
+            if entry.unit not in self.units:
+                self.add("7.9", entry.unit, f"{tag}: advance names '{entry.unit}', and there is no unit '{entry.unit}' in this game.")
+            if entry.follow is None:
+                continue
+            if entry.follow not in self.units:
+                self.add("7.9", entry.follow, f"{tag}: advance follows '{entry.follow}', and there is no unit '{entry.follow}' in this game.")
+            elif entry.follow not in attack.defenders:
+                self.add("7.9", entry.follow, f"{tag}: advance follows {entry.follow}, which is not a defender in this attack; an advance follows a defeated defender's Path of Retreat.")
 
     def _banzai(self, tag: str, attack: Attack, adjacent: list[str]) -> None:
         if not attack.banzai:

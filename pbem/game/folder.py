@@ -48,6 +48,52 @@ def genesis_of(turn: TurnFile) -> TurnFile:
     return genesis
 
 
+def check_turn_sources(paths: list[Path]) -> None:
+    """BadInput unless every turn file among ``paths`` (files, or game folders) reads as one.
+
+    ``verify`` reads every file with a turn block in it; a file named like a
+    turn file that holds none (empty, binary, an orders block saved under the
+    wrong name) would otherwise be passed over in silence, and a block
+    damaged in transit is bad input to send again, not a failed verification.
+    """
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = turn_files(path)
+            if not found:
+                raise BadInput("no turn files here", file=str(path), hint="give the game folder that holds turn-0000.pbem")
+            files += found
+        elif path.is_file():
+            files.append(path)
+    wrong = [f"{path} ({why})" for path in files if (why := _not_a_turn_file(path))]
+    if wrong:
+        raise BadInput(
+            f"{len(wrong)} file(s) cannot be read as turn files: {'; '.join(wrong)}",
+            hint="ask the referee for a fresh copy of each, or move them out of the game folder",
+        )
+
+
+def _not_a_turn_file(path: Path) -> str | None:
+    from pbem.protocol.armour import dearmour
+    from pbem.protocol.turnfile import KIND
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+    if not data.strip():
+        return "empty"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "binary, not text"
+    try:
+        dearmour(text, KIND, path.name)
+    except BadInput as exc:
+        return exc.message
+    return None
+
+
 def latest_turn(folder: Path) -> Path:
     files = turn_files(folder)
     if not files:
@@ -72,19 +118,20 @@ def load_turn(path: Path) -> TurnFile:
     return read_turn(text, genesis.identities[REFEREE], source=str(path))
 
 
-def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> None:
+def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> Path | None:
     """Keep the adjudicated orders in the game folder, for the audit to replay.
 
     Nothing is overwritten: a different file already under the usual name
-    leaves this one a numbered name beside it.
+    leaves this one a numbered name beside it.  Returns the file written, or
+    None when the folder already held these very orders.
     """
     from pbem.protocol.files import write_new
 
     kept = folder / orders_name(seq, side)
     if kept.resolve() == source.resolve():
-        return
+        return None
     if kept.exists():
         if kept.read_text(encoding="utf-8") == text:
-            return
+            return None
         kept = folder / f"{kept.stem}-{len(list(folder.glob(kept.stem + '*')))}.pbem"
-    write_new(kept, text)
+    return write_new(kept, text)

@@ -6,7 +6,10 @@ than opening it.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
+
+from pbem.errors import visible
 
 
 def strengths(unit: dict[str, Any]) -> str:
@@ -62,29 +65,53 @@ def _event(e: dict[str, Any]) -> str | None:
     return None
 
 
-def narrate(view: dict[str, Any]) -> str:
-    state = view["state"]
-    position = state["position"]
-    gsp = position.get("gsp", {})
-    lines = [f"Game {view['game'][:8]}…, turn file {view['seq']} — you are {view['side']}"]
+LEGEND = (
+    "Notation: a unit's numbers are attack-defense-movement (5-5-5); artillery's are "
+    "barrage-FPF-range/defense-movement (2-3-5/1-4) (2.31).",
+    "Combat: the differential is attack strength minus defense strength; on the defender's terrain line "
+    "it picks a column of the Combat Results Table, named by the differentials it covers "
+    "('+4,5' is +4 or +5) (7.0, 7.43, 7.61).",
+    "Results (7.62): D1, D2, D3 the defender retreats that many hexes, De the defender is eliminated; "
+    "A1, A2, A3 and Ae the same for the attacker; '-' no effect.",
+    "Turn files: turn-0000 is the opening; each later one records one player-turn, two to a Game-Turn, "
+    "and one more each time orders are rejected (the same side then moves again).",
+)
+
+
+def _header(view: dict[str, Any], outlook: dict[str, Any] | None) -> list[str]:
+    position = view["state"]["position"]
+    title = f", {outlook['title']}" if outlook else ""
+    lines = [f"Game {view['game'][:8]}…{title} — you are {view['side']}"]
+    of = f" of {outlook['last_turn']}" if outlook else ""
     if view["over"]:
-        lines.append(f"The game is over (after Game-Turn {position['turn'] - 1}).")
-    else:
-        lines.append(
-            f"Game-Turn {position['turn']}: {view['awaiting']} to move. "
-            f"Ground Support left: US {gsp.get('US', 0)}, JP {gsp.get('JP', 0)}."
-        )
-    last = view.get("last")
-    if last:
-        verdict = "orders carried out" if last["valid"] else "orders REJECTED — nothing was applied; the same side moves again"
-        lines += ["", f"Last player-turn ({last['side']}): {verdict}"]
-        for p in last["problems"]:
-            lines.append(f"  rule {p['rule']}: {p['unit'] + ': ' if p['unit'] else ''}{p['message']}")
-        for e in last["events"]:
-            text = _event(e)
-            if text:
-                lines.append(f"  {text}" if not text.startswith("  ") else f"  {text}")
+        lines.append(f"Turn file {view['seq']}: the game is over (after Game-Turn {position['turn'] - 1}{of}).")
+        return lines
+    order = f" ({outlook['first_player']} moves first each Game-Turn)" if outlook else ""
+    due = "your orders are due" if view["awaiting"] == view["side"] else f"waiting for {view['awaiting']}'s orders"
+    gsp = position.get("gsp", {})
+    lines.append(f"Turn file {view['seq']}: Game-Turn {position['turn']}{of}, the {position['phasing']} player-turn{order}; {due}.")
+    lines.append(f"Ground Support left this Game-Turn: US {gsp.get('US', 0)}, JP {gsp.get('JP', 0)}.")
+    return lines
+
+
+def _last(last: dict[str, Any]) -> list[str]:
+    verdict = "orders carried out" if last["valid"] else "orders REJECTED — nothing was applied; the same side moves again"
+    lines = ["", f"Last player-turn ({last['side']}): {verdict}"]
+    for p in last["problems"]:
+        lines.append(f"  rule {p['rule']}: {p['unit'] + ': ' if p['unit'] else ''}{p['message']}")
+    for e in last["events"]:
+        text = _event(e)
+        if text:
+            lines.append(f"  {text}")
+    if last.get("note"):
+        lines.append(f"  Note from {last['side']}:")
+        lines += [f"  | {visible(line)}" for line in str(last["note"]).splitlines()]
+    return lines
+
+
+def _units(state: dict[str, Any]) -> list[str]:
     units = {u["id"]: u for u in state["units"]}
+    lines = []
     for side in ("US", "JP"):
         lines += ["", f"{side} units:"]
         for uid, where in state["locations"].items():
@@ -92,9 +119,51 @@ def narrate(view: dict[str, Any]) -> str:
             if unit["side"] != side:
                 continue
             flag = " (no FPF this phase, 8.41)" if uid in state.get("no_fpf", []) else ""
-            lines.append(f"  {uid:<14} {unit['kind']:<10} {strengths(unit):<12} {where}{flag}")
+            name = unit.get("name") or ""
+            lines.append(f"  {uid:<14} {name:<22} {unit['kind']:<10} {strengths(unit):<12} {where}{flag}")
+    return lines
+
+
+def _to_come(outlook: dict[str, Any], turn: int) -> list[str]:
+    lines = []
+    for row in outlook["reinforcements"]:
+        when = "available now" if row["turn"] <= turn else f"Game-Turn {row['turn']}"
+        name = f" ({row['name']})" if row["name"] else ""
+        lines.append(f"  {when}: {row['side']} {row['unit']}{name} enters by {row['entry']}")
+    for row in outlook["ground_support"]:
+        lines.append(f"  Game-Turn {row['turn']}: Ground Support US {row['US']}, JP {row['JP']}")
+    if not lines:
+        return []
+    return ["", "Still to come (12.1, 9.1):", *lines]
+
+
+def _objectives(outlook: dict[str, Any]) -> list[str]:
+    if not outlook["objectives"]:
+        return []
+    lines = ["", "Objectives (Victory Points for holding the hex, 15.2):"]
+    for o in outlook["objectives"]:
+        name = f"{o['name']} " if o.get("name") else ""
+        when = f" at the end of Game-Turn {o['at_end_of_turn']}" if o.get("at_end_of_turn") else " at the end"
+        loc = ", with a Line of Communications (15.31)" if o.get("loc") else ""
+        assumed = " (value assumed)" if "assumed:" in o.get("source", "") else ""
+        lines.append(f"  {o['side']}: {name}hex {o['hex']}, {o['points']} point(s){when}{loc}{assumed}")
+    return lines
+
+
+def narrate(view: dict[str, Any], outlook: dict[str, Any] | None = None) -> str:
+    """The view in words; with the scenario's ``outlook`` (:func:`pbem.game.views.outlook`) also what is to come."""
+    lines = _header(view, outlook)
+    if view.get("last"):
+        lines += _last(view["last"])
+    lines += _units(view["state"])
+    if outlook:
+        lines += _to_come(outlook, view["state"]["position"]["turn"])
+        lines += _objectives(outlook)
     if view.get("victory"):
         lines += [""] + victory_lines(view["victory"])
+    lines.append("")
+    for paragraph in LEGEND:
+        lines += textwrap.wrap(paragraph, width=78, subsequent_indent="  ")
     return "\n".join(lines)
 
 

@@ -28,9 +28,12 @@ def role_of(turn: TurnFile, identity: PrivateIdentity) -> str:
 
 def view_for(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:
     """The holder's role and what it may see: a side's sealed view, or the referee's full state."""
+    from pbem.game.views import checked_view
+
     role = role_of(turn, identity)
     if role == REFEREE:
         secret = open_referee_state(turn, identity)
+        public = turn.public if isinstance(turn.public, dict) else {}
         view = {
             "format": "pbem-referee-view-1",
             "side": REFEREE,
@@ -38,14 +41,14 @@ def view_for(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, 
             "seq": turn.seq,
             "scenario": {"id": turn.scenario_id, "hash": turn.scenario_hash},
             "ruleset": turn.ruleset,
-            "awaiting": turn.public.get("awaiting"),
-            "over": turn.public.get("over", False),
-            "state": secret.state["state"],
-            "last": secret.state.get("last"),
-            "victory": turn.public.get("victory"),
+            "awaiting": public.get("awaiting"),
+            "over": public.get("over", False),
+            "state": secret.state.get("state") if isinstance(secret.state, dict) else None,
+            "last": secret.state.get("last") if isinstance(secret.state, dict) else None,
+            "victory": public.get("victory"),
         }
-        return role, view
-    return role, open_view(turn, role, identity)
+        return role, checked_view(view, turn.source)
+    return role, checked_view(open_view(turn, role, identity), turn.source)
 
 
 def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:
@@ -72,11 +75,14 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     from pbem.game.scenario_ref import scenario_of
     from pbem.game.views import state_of_view
     from pbem.model.ruleset import Ruleset
+    from pbem.suggest import with_suggestions
 
     side, view = side_to_move(turn, identity)
     orders = orders_from(document, source)
     board = scenario_of(turn).board
-    return side, list(check_orders(board, Ruleset(**view["ruleset"]), state_of_view(view), orders).problems)
+    state = state_of_view(view)
+    found = check_orders(board, Ruleset(**view["ruleset"]), state, orders).problems
+    return side, with_suggestions(found, state.locations)
 
 
 def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> tuple[dict, list[str]]:
@@ -108,4 +114,5 @@ def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> 
     if gsp:
         hints.append(f"{gsp} Ground Support Point(s) to use in attacks this Game-Turn (\"gsp\" in an attack)")
     hints.append("list attacks in the order they are to be resolved; every unit next to an enemy must attack (7.11, 7.12)")
+    hints.append('add "note": "..." to send your opponent a few words, signed with your orders and shown in his view')
     return {"moves": moves, "attacks": []}, hints

@@ -22,7 +22,7 @@ from pbem.engine.sequence import advance, game_over, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.game.scenario_ref import scenario_hash, scenario_of, with_overrides
-from pbem.game.views import build_view, last_turn_record, public_record
+from pbem.game.views import build_view, last_turn_record, public_record, reading_view
 from pbem.jsonfile import read_json
 from pbem.model.common import SIDES, enemy_of
 from pbem.model.ruleset import Ruleset
@@ -116,7 +116,8 @@ def play(
         combats = [c.as_dict() for c in result.combats]
     else:
         after, events, combats = state, [], []
-    last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats)
+    note = orders.note if orders is not None else None
+    last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats, note)
     over = game_over(loaded.scenario, after)
     return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last, loaded=loaded)
 
@@ -176,7 +177,8 @@ class Adjudicated:
 def adjudicate_orders(turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity) -> Adjudicated:
     """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file."""
     secret = open_referee_state(turn, referee)
-    state = state_from_json(secret.state["state"])
+    with reading_view(turn.source, "the full state sealed in this turn file"):
+        state = state_from_json(secret.state["state"])
     loaded = scenario_of(turn)
     if game_over(loaded.scenario, state):
         raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)

@@ -10,6 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.model.common import HexId
 
+#: The longest note an orders file may carry (characters): a letter, not a book.
+NOTE_LIMIT = 2000
+
 
 class Move(BaseModel):
     """Move one unit along ``path`` (hexes entered, start excluded).
@@ -78,3 +81,8 @@ class Orders(BaseModel):
 
     moves: list[Move] = Field(default_factory=list)
     attacks: list[Attack] = Field(default_factory=list)
+    note: str | None = Field(
+        default=None,
+        max_length=NOTE_LIMIT,
+        description="Free text to the opponent: signed with the orders and shown in both sides' views of the next turn file. The rules engine never reads it.",
+    )

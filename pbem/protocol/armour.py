@@ -30,19 +30,28 @@ file damaged in transit is reported as damaged (exit 2, "ask for it again")
 rather than as a forgery, and so that no byte of the block, headers included,
 can change unnoticed.
 
-Reading is tolerant of what mail and forums do, and of nothing else:
+Reading is tolerant of what mail and forums do without changing the content,
+and of nothing else:
 
-* CRLF or CR line ends;
-* spaces and tabs at the end of lines;
+* CRLF or CR line ends; spaces and tabs at the end of lines;
+* a UTF-8 byte-order mark, non-breaking and other Unicode spaces, zero-width
+  spaces and joiners (none can be part of a block, which is ASCII);
 * text before and after the block (a forum post, a signature);
-* a quote prefix made of ``>``, ``|``, spaces and tabs (``> ``, ``>> ``,
-  ``> > ``, indentation), taken from the BEGIN line and required on every line
-  of the block (a quoted empty line may have lost its trailing space);
-* base64 lines re-wrapped to other lengths.
+* stray spaces before the BEGIN line or any other line;
+* a quote prefix made of ``>`` and ``|`` with any spacing (``> ``, ``>> ``,
+  ``> > ``, ``|``), as deep as on the BEGIN line or less on any line of the
+  block — a client that re-wraps quoted text leaves continuation lines with
+  less quoting or none (no line of a block can begin with ``>`` or ``|``);
+* base64 lines re-wrapped to other lengths, or reflowed into one paragraph
+  (lines joined with spaces, the END line pulled up to the last one);
+* the empty line after the headers doubled or dropped, and empty lines among
+  the base64 lines (no header can look like base64: base64 has no colon).
 
 Everything else — a changed character, a missing line, a truncated block, two
 blocks of the kind wanted — is :class:`~pbem.errors.BadInput` naming the
-source and what is wrong.
+source and saying the block was **damaged in transit** (exit 2: ask for a
+fresh copy), never that anyone cheated: the checksum cannot tell a forgery
+from line noise, and the signature inside is what catches forgeries.
 """
 
 from __future__ import annotations
@@ -60,7 +69,7 @@ _KIND_RE = re.compile(r"[A-Z0-9]+(?: [A-Z0-9]+)*")
 _HEADER_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _HEADER_VALUE_RE = re.compile(r"[!-~](?:[ -~]*[!-~])?")
 _HEADER_LINE_RE = re.compile(r"([A-Za-z][A-Za-z0-9-]*): ([!-~](?:[ -~]*[!-~])?)")
-_BEGIN_RE = re.compile(r"(?P<prefix>[>| \t]*)-----BEGIN PBEM (?P<kind>[A-Z0-9]+(?: [A-Z0-9]+)*)-----")
+_BEGIN_RE = re.compile(r"-----BEGIN PBEM (?P<kind>[A-Z0-9]+(?: [A-Z0-9]+)*)-----")
 _B64_LINE_RE = re.compile(r"[A-Za-z0-9+/=]+")
 _CHECKSUM_RE = re.compile(r"=([A-Za-z0-9+/]{8})")
 
@@ -100,6 +109,25 @@ def armour(kind: str, payload: bytes, headers: dict[str, str] | None = None) -> 
     return "\n".join(lines) + "\n"
 
 
+#: Characters mail clients and forums insert that can never be part of an armoured block.
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"), None)
+_SPACES = dict.fromkeys(map(ord, "\u00a0\u2007\u202f\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2008\u2009\u200a\u3000"), " ")
+_QUOTE_RE = re.compile(r"[ \t]*((?:[>|][ \t]*)*)")
+
+
+def unquoted(line: str) -> tuple[int, str]:
+    """``(quote depth, the rest)`` of a line: the ``>``/``|`` marks and spaces before its content."""
+    prefix = _QUOTE_RE.match(line).group(0)
+    return sum(ch in ">|" for ch in prefix), line[len(prefix):]
+
+
+def mail_lines(text: str) -> list[str]:
+    """The lines of ``text`` with what mail adds and changes nothing taken out (see the module doc)."""
+    text = text.translate(_INVISIBLE).translate(_SPACES)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [line.rstrip(" \t") for line in lines]
+
+
 def dearmour(
     text: str, expected_kind: str | None = None, source: str = "input"
 ) -> tuple[str, dict[str, str], bytes]:
@@ -108,13 +136,13 @@ def dearmour(
     With ``expected_kind`` only blocks of that kind count (a mail may carry
     several kinds).  Any damage is :class:`BadInput` naming ``source``.
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    lines = [line.rstrip(" \t") for line in lines]
+    lines = mail_lines(text)
     starts = []
     for index, line in enumerate(lines):
-        match = _BEGIN_RE.fullmatch(line)
+        depth, content = unquoted(line)
+        match = _BEGIN_RE.fullmatch(content)
         if match:
-            starts.append((index, match.group("prefix"), match.group("kind")))
+            starts.append((index, depth, match.group("kind")))
     wanted = [s for s in starts if expected_kind is None or s[2] == expected_kind]
     label = f"PBEM {expected_kind}" if expected_kind else "PBEM"
     if not wanted:
@@ -136,51 +164,47 @@ def dearmour(
             file=source,
             hint="save each block in its own file",
         )
-    start, prefix, kind = wanted[0]
-    return kind, *_read_block(lines, start, prefix, kind, source)
+    start, depth, kind = wanted[0]
+    return kind, *_read_block(lines, start, depth, kind, source)
 
 
 def _read_block(
-    lines: list[str], start: int, prefix: str, kind: str, source: str
+    lines: list[str], start: int, depth: int, kind: str, source: str
 ) -> tuple[dict[str, str], bytes]:
     def fail(message: str, line_no: int | None = None) -> BadInput:
         where = f"line {line_no + 1}: " if line_no is not None else ""
-        return BadInput(f"PBEM {kind} block, {where}{message}", file=source, hint=_RESEND)
+        return BadInput(f"PBEM {kind} block damaged in transit: {where}{message}", file=source, hint=_RESEND)
 
-    bare_prefix = prefix.rstrip(" \t")
     end_line = f"-----END PBEM {kind}-----"
     body: list[tuple[int, str]] = []
     for index in range(start + 1, len(lines)):
-        line = lines[index]
-        if line.startswith(prefix):
-            content = line[len(prefix) :]
-        elif line == bare_prefix:
-            content = ""
-        else:
-            raise fail(f"does not start with the quote prefix {prefix!r} like the BEGIN line", index)
-        if content == end_line:
+        quoted, content = unquoted(lines[index])
+        if quoted > depth:
+            raise fail(f"quoted more deeply ({quoted} '>') than the BEGIN line ({depth})", index)
+        if content.endswith(end_line):  # a reflowed paragraph may have pulled the END line up
+            if content != end_line:
+                body.append((index, content[: -len(end_line)].rstrip(" \t")))
             break
         body.append((index, content))
     else:
         raise fail(f"no {end_line} line: the block is cut off")
 
+    body = [(index, content) for index, content in body if content != ""]
     headers: dict[str, str] = {}
     position = 0
-    while position < len(body) and body[position][1] != "":
+    while position < len(body) and ":" in body[position][1]:
         index, content = body[position]
         match = _HEADER_LINE_RE.fullmatch(content)
         if not match:
-            raise fail("expected a 'Key: Value' header line or an empty line", index)
+            raise fail("expected a 'Key: Value' header line", index)
         key, value = match.groups()
         if key in headers:
             raise fail(f"header {key} appears twice", index)
         headers[key] = value
         position += 1
-    if position == len(body):
-        raise fail("no empty line after the headers")
-    position += 1  # the empty line
 
-    data_lines = body[position:]
+    # A reflowed paragraph joins lines with spaces; base64 has none, so each word is a line of its own.
+    data_lines = [(index, word) for index, content in body[position:] for word in re.split(r"[ \t]+", content) if word]
     if len(data_lines) < 2:
         raise fail("no payload")
     *payload_lines, (checksum_index, checksum_line) = data_lines
@@ -198,5 +222,5 @@ def _read_block(
     if not payload or base64.b64encode(payload).decode("ascii") != encoded:
         raise fail("the base64 text is damaged")
     if _checksum(kind, headers, payload) != checksum.group(1):
-        raise fail("checksum mismatch: the block was changed or damaged in transit")
+        raise fail("checksum mismatch: a character of the block was changed")
     return headers, payload

@@ -66,6 +66,20 @@ def write_new(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) -> 
     return target
 
 
+def make_folder(path: str | os.PathLike[str], *, what: str = "folder") -> Path:
+    """Create the folder ``path`` (and its parents) unless it exists; BadInput when that cannot be done."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(f"is a file, not a {what}", file=str(folder), hint=f"give a {what} path, or a new name for one")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(
+            f"cannot create the {what}: {exc.strerror or exc}", file=str(folder), hint="choose a place you may write to"
+        ) from None
+    return folder
+
+
 def _move_into_place(temp_name: str, target: Path, name: str) -> None:
     exists = BadInput(
         "already exists; pbem never overwrites a game or key file",

@@ -163,7 +163,7 @@ class PublicIdentity:
         sign_public = _unb64url(sign_text)
         enc_public = _unb64url(enc_text)
         if sign_public is None or enc_public is None:
-            raise BadInput("a public key in the identity line is damaged", file=source, field=field, hint=hint)
+            raise BadInput("a public key in the identity line was damaged in transit (cut short or changed)", file=source, field=field, hint=hint)
         identity = cls(name, sign_public, enc_public)
         if not _usable(sign_public, enc_public):
             raise BadInput("the identity line holds an unusable key", file=source, field=field, hint=hint)
@@ -407,16 +407,16 @@ def _load_pem(value, key_type, where: fields.Where):
 
 
 def read_public(path_or_line: str | os.PathLike[str]) -> PublicIdentity:
-    """A public identity from a ``pbem-id-1 …`` line, or from a file holding one."""
-    if isinstance(path_or_line, str) and path_or_line.lstrip("> \t").startswith(ID_TAG + " "):
-        return PublicIdentity.from_line(path_or_line.lstrip("> \t"), source="identity line")
+    """A public identity from a ``pbem-id-1 …`` line, or from a file holding one.
+
+    What mail does to the line is undone first: quote prefixes, non-breaking
+    spaces, a byte-order mark, and a wrap at 72 columns that put the keys (or
+    part of one) on the next lines.
+    """
+    if isinstance(path_or_line, str) and _identity_lines(path_or_line):
+        return PublicIdentity.from_line(_identity_lines(path_or_line)[0], source="identity line")
     name = str(path_or_line)
-    text = read_text(path_or_line, what="public identity file")
-    candidates = []
-    for line in text.splitlines():
-        stripped = line.lstrip("> \t").rstrip()
-        if stripped.startswith(ID_TAG + " "):
-            candidates.append(stripped)
+    candidates = _identity_lines(read_text(path_or_line, what="public identity file"))
     if not candidates:
         raise BadInput(
             f"no '{ID_TAG} …' identity line found",
@@ -430,3 +430,25 @@ def read_public(path_or_line: str | os.PathLike[str]) -> PublicIdentity:
             hint="keep only the one you mean",
         )
     return PublicIdentity.from_line(candidates[0], source=name)
+
+
+def _identity_lines(text: str) -> list[str]:
+    """Every identity line in ``text``, each rejoined from the lines a mail client wrapped it into."""
+    from pbem.protocol.armour import mail_lines, unquoted
+
+    lines = [unquoted(line)[1].strip() for line in mail_lines(text)]
+    found = []
+    for index, line in enumerate(lines):
+        if not line.startswith(ID_TAG + " "):
+            continue
+        tokens = line.split()
+        following = index + 1
+        while len("".join(tokens[2:])) < 86 and following < len(lines) and lines[following] and not lines[following].startswith(ID_TAG):
+            tokens += lines[following].split()
+            following += 1
+        keys = "".join(tokens[2:])
+        if len(tokens) >= 3 and len(keys) == 86 and " " not in keys:
+            found.append(f"{tokens[0]} {tokens[1]} {keys[:43]} {keys[43:]}")
+        else:
+            found.append(" ".join(tokens))  # from_line says what is wrong with it
+    return found

@@ -326,7 +326,7 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
             raise BadInput(
                 f"the header says {key}: {headers[key]}, but the signed content says {expected}",
                 file=source,
-                hint="the readable header was edited; trust only what 'pbem show' prints from the signed content",
+                hint="the readable header was edited; trust only what 'pbem view' and 'pbem verify' read from the signed content",
             )
     return TurnFile(
         source=source, text=text, headers=headers, payload=payload, envelope=envelope,

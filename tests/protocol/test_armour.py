@@ -39,7 +39,23 @@ def transforms():
         data = "".join(lines[start:-2])
         return "\n".join(lines[:start] + [data[i:i + 64] for i in range(0, len(data), 64)] + lines[-2:]) + "\n"
     def all_of_it(t): return forum(crlf(trailing(quoted(t))))
-    return [crlf, quoted, quoted_twice, forum, trailing, rewrapped, all_of_it]
+    def byte_order_mark(t): return "\ufeff" + t
+    def non_breaking_spaces(t): return "".join("\u00a0" + line.replace("\n", "\u00a0\n") for line in quoted(t).splitlines(True))
+    def zero_width(t): return t.replace("\n", "\u200b\n")
+    def blank_line_dropped(t): return t.replace("Sequence: 3\n\n", "Sequence: 3\n")
+    def blank_lines_doubled(t): return t.replace("\n", "\n\n")
+    def stray_space_before_begin(t): return " " + t
+    def only_begin_quoted(t): return "> " + t
+    def quote_rewrapped(t):  # a client re-wraps "> " lines at 72 columns; the continuations lose the quote
+        out = []
+        for line in quoted(t).splitlines():
+            out += [line[:72]] + ([line[72:]] if len(line) > 72 else [])
+        return "\n".join(out) + "\n"
+    def reflowed(t):  # a client re-flows the quoted paragraph from the empty line to the END line
+        head, data = t.split("\n\n", 1)
+        return head + "\n\n" + " ".join(data.split("\n")).strip() + "\n"
+    return [reflowed, crlf, quoted, quoted_twice, forum, trailing, rewrapped, all_of_it, byte_order_mark, non_breaking_spaces,
+            zero_width, blank_line_dropped, blank_lines_doubled, stray_space_before_begin, only_begin_quoted, quote_rewrapped]
 
 
 @pytest.mark.parametrize("transform", transforms(), ids=lambda f: f.__name__)
@@ -70,10 +86,10 @@ def replace_line(text, index, new):
         (lambda t: replace_line(t, 5, "AAAA" + t.split("\n")[5][4:]), "checksum"),
         (lambda t: replace_line(t, 5, "A*A" + t.split("\n")[5][3:]), "not a base64 line"),
         (lambda t: t.replace("Sequence: 3", "Sequence: 4"), "checksum"),
-        (lambda t: t.replace("Sequence: 3\n", "Sequence 3\n"), "header"),
-        (lambda t: t.replace("Sequence: 3\n\n", "Sequence: 3\n"), "header"),
+        (lambda t: t.replace("Sequence: 3\n", "Sequence 3\n"), "damaged in transit"),
+        (lambda t: t.replace("Game: ", "Game:"), "header"),
         (lambda t: "\n".join(line for line in t.split("\n") if not line.startswith("=")), "checksum line"),
-        (lambda t: "> " + t, "quote prefix"),
+        (lambda t: t.replace("\nSequence", "\n>> Sequence"), "quoted more deeply"),
     ],
 )
 def test_damage_is_bad_input_naming_the_source(damage, words):
@@ -81,6 +97,7 @@ def test_damage_is_bad_input_naming_the_source(damage, words):
         dearmour(damage(block()), "TURN", "turn-3.txt")
     assert caught.value.file == "turn-3.txt"
     assert words in caught.value.message
+    assert caught.value.exit_code == 2
     assert caught.value.hint
 
 

@@ -162,3 +162,27 @@ def test_repr_shows_no_key_material(alice):
         assert not any(form in text for form in forms)
         assert not any(repr(key)[2:-1] in text for key in raw)
     assert alice.fingerprint in repr(alice)
+
+
+def _wrapped_at(line: str, width: int, prefix: str = "") -> str:
+    return "\n".join(prefix + line[i:i + width] for i in range(0, len(line), width)) + "\n"
+
+
+@pytest.mark.parametrize("mangle", [
+    lambda line: _wrapped_at(line, 72),                      # hard wrap inside a key
+    lambda line: _wrapped_at(line, 72, "> "),                # quoted, then wrapped
+    lambda line: line.replace(" ", "\n", 3).replace("\n", " ", 1) + "\n",  # flowed wrap at the spaces
+    lambda line: "\ufeff" + line.replace(" ", "\u00a0") + "\n",  # byte-order mark, non-breaking spaces
+    lambda line: "Hi ref,\n\n  > > " + line + "  \n\n-- \nBob\n",
+], ids=["hard-wrap", "quoted-wrap", "flowed-wrap", "bom-nbsp", "quoted-in-mail"])
+def test_public_file_survives_what_mail_does_to_it(tmp_path, alice, mangle):
+    path = tmp_path / "alice.pub"
+    path.write_text(mangle(alice.public.line()), encoding="utf-8")
+    assert keys.read_public(path) == alice.public
+
+
+def test_a_public_line_cut_short_is_refused(tmp_path, alice):
+    path = tmp_path / "alice.pub"
+    path.write_text(alice.public.line()[:-5] + "\n\nmore text\n")
+    with pytest.raises(BadInput):
+        keys.read_public(path)

@@ -1,0 +1,61 @@
+"""Small games built in this process, and ``pbem`` run in this process, for the command-line tests.
+
+Building keys and turn files through the library (unprotected keys, no
+subprocess) keeps the many command-line tests fast; the commands themselves
+still run whole, through :func:`pbem.cli.main`, exactly as from a shell.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from pathlib import Path
+
+from pbem.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIRMISH = ROOT / "scenarios" / "test-skirmish.json"
+LANDING = {"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}
+
+
+def run(*args, cwd: Path | None = None) -> tuple[int, str, str]:
+    """``pbem ARGS`` in this process (in ``cwd`` when given): exit status, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    previous = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main([str(a) for a in args])
+                status = 0
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        os.chdir(previous)
+    return status, out.getvalue(), err.getvalue()
+
+
+def small_game(base: Path, first_orders: dict | None = None) -> dict:
+    """Three unprotected keys in ``base`` and a game in ``base/game``: the genesis turn file and,
+    with ``first_orders``, the US player's first player-turn adjudicated.  Returns the identities."""
+    from pbem.game.folder import load_turn
+    from pbem.game.referee import adjudicate_orders, start_game
+    from pbem.protocol.files import write_new
+    from pbem.protocol.keys import generate, write_private, write_public
+    from pbem.protocol.ordersfile import build_orders_for_turn
+
+    ids = {name: generate(name) for name in ("ref", "us", "jp")}
+    for name, identity in ids.items():
+        write_private(base / f"{name}.key", identity, None)
+        write_public(base / f"{name}.pub", identity)
+    folder = base / "game"
+    folder.mkdir()
+    genesis = start_game(str(SKIRMISH), ids["ref"], ids["us"].public, ids["jp"].public)
+    write_new(folder / "turn-0000.pbem", genesis.text)
+    if first_orders is not None:
+        sent = build_orders_for_turn(ids["us"], genesis, "US", first_orders)
+        done = adjudicate_orders(load_turn(folder / "turn-0000.pbem"), sent.text, "orders", ids["ref"])
+        write_new(folder / "turn-0001.pbem", done.turn.text)
+    return ids
