@@ -18,6 +18,7 @@ result most, looking at this attack and those still to come.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 
 from pbem.engine import crt, events, hexes
@@ -42,21 +43,30 @@ class FpfAllotment:
 
 def may_give_fpf(state: CombatPhaseState, artillery: str, defender: str) -> bool:
     """I12, 8.41, 8.42: may this artillery unit give FPF to this defender now?"""
+    if not _ready(state, artillery) or not state.placement.on_map(defender):
+        return False
+    return _in_range(state, artillery, defender)
+
+
+def _ready(state: CombatPhaseState, artillery: str) -> bool:
+    """Everything of I12 but the range: the defending side's artillery, on the map, free to fire."""
     unit = state.units.get(artillery)
     if unit is None or not unit.is_artillery or unit.side != state.defending_side:
         return False
-    if not state.placement.on_map(artillery) or not state.placement.on_map(defender):
+    if not state.placement.on_map(artillery):
         return False
     if artillery in state.fpf_used or artillery in state.displaced or artillery in state.no_fpf:
         return False
     if artillery in state.forced_to_retreat:
         return False
-    here = state.placement.where(artillery)
-    if state.placement.adjacent_enemies(here, unit.side):
-        return False
-    return hexes.distance(here, state.placement.where(defender)) <= unit.range
+    return not state.placement.in_enemy_zoc(state.placement.where(artillery), unit.side)
 
 
+def _in_range(state: CombatPhaseState, artillery: str, defender: str) -> bool:
+    return hexes.distance(state.placement.where(artillery), state.placement.where(defender)) <= state.units[artillery].range
+
+
+@lru_cache(maxsize=4096)
 def outlook(line: str, differential: int, tenacious: bool = False) -> float:
     """The defender's expected result under a column: positive is good for him."""
     total = 0
@@ -126,6 +136,44 @@ def _standing_gsp(state: CombatPhaseState, current: Engagement, allotment: FpfAl
         state.events.append(events.gsp_fpf_given(current.index, side, choice.defender, choice.points, PLAYER))
 
 
+class _Offers:
+    """The legal (artillery, defender) choices of one combat, for :func:`_policy_artillery`.
+
+    Enumerated once per decision: the gain of an allotment depends only on
+    its strength, so each strength is weighed once and the best choice of a
+    combat is the first still-open pair of the strength that gains most.
+    """
+
+    def __init__(self, state: CombatPhaseState, e: Engagement, guns: list[str], tenacious: bool) -> None:
+        self.e = e
+        self.tenacious = tenacious
+        self.added = 0
+        self.served: set[str] = set()
+        by_strength: dict[int, list[tuple[str, str]]] = {}
+        for d in e.defenders:
+            for a in guns:
+                if _in_range(state, a, d):
+                    by_strength.setdefault(state.units[a].fpf, []).append((a, d))
+        self.by_strength = {s: sorted(pairs) for s, pairs in sorted(by_strength.items())}
+
+    def best(self, state: CombatPhaseState, assigned: set[str]) -> tuple | None:
+        """The best open choice here as ``(key, artillery, defender, index, strength)``, or None when nothing gains."""
+        e = self.e
+        margin = e.attack_strength - e.base_defense - self.added
+        before = outlook(e.line, margin, self.tenacious)
+        best = None
+        for strength, pairs in self.by_strength.items():
+            gain = outlook(e.line, margin - strength, self.tenacious) - before
+            if gain <= 0 or (best is not None and (-gain, strength) >= best[0][:2]):
+                continue
+            for a, d in pairs:
+                if a in assigned or (state.ruleset.leyte and state.placement.where(d) in self.served):
+                    continue
+                best = ((-gain, strength, e.index, a, d), a, d, e.index, strength)
+                break
+        return best
+
+
 def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: list[Engagement], allotment: FpfAllotment) -> None:
     """Greedy over every (artillery, combat) pair still possible: the biggest gain first.
 
@@ -133,39 +181,30 @@ def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: li
     strength (keep the big guns for later), the earlier combat, then ids.
     Only what is assigned to the current combat is given now; the rest is
     planned again before the next combat, on the position as it then is.
+    A combat's best choice is worked out again only when its own allotment
+    changed or the gun it wanted went elsewhere.
     """
-    combats = [e for e in [current, *upcoming] if e.fpf_allowed]
-    tenacious = {e.index: _tenacious(state, e) for e in combats}
     side = state.defending_side
-    guns = [a for a in state.placement.units_of(side) if state.units[a].is_artillery]
-    added = {e.index: 0 for e in combats}
-    served: dict[int, set[str]] = {e.index: set() for e in combats}
+    guns = [a for a in state.placement.units_of(side) if state.units[a].is_artillery and _ready(state, a)]
+    if not guns:
+        return
+    offers = [_Offers(state, e, guns, _tenacious(state, e)) for e in [current, *upcoming] if e.fpf_allowed]
     assigned: set[str] = set()
+    bests = [o.best(state, assigned) for o in offers]
     plan: list[tuple[str, str, int]] = []
     while True:
-        best = None
-        for e in combats:
-            before = outlook(e.line, e.attack_strength - e.base_defense - added[e.index], tenacious[e.index])
-            for a in guns:
-                if a in assigned:
-                    continue
-                strength = state.units[a].fpf
-                for d in e.defenders:
-                    if not may_give_fpf(state, a, d):
-                        continue
-                    if state.ruleset.leyte and state.placement.where(d) in served[e.index]:
-                        continue
-                    after = outlook(e.line, e.attack_strength - e.base_defense - added[e.index] - strength, tenacious[e.index])
-                    gain = after - before
-                    key = (-gain, strength, e.index, a, d)
-                    if gain > 0 and (best is None or key < best[0]):
-                        best = (key, a, d, e.index, strength)
-        if best is None:
+        chosen = min((b for b in bests if b is not None), default=None, key=lambda b: b[0])
+        if chosen is None:
             break
-        _, a, d, index, strength = best
+        _, a, d, index, strength = chosen
         assigned.add(a)
-        added[index] += strength
-        served[index].add(state.placement.where(d))
+        for i, o in enumerate(offers):
+            if o.e.index == index:
+                o.added += strength
+                o.served.add(state.placement.where(d))
+                bests[i] = o.best(state, assigned)
+            elif bests[i] is not None and bests[i][1] == a:
+                bests[i] = o.best(state, assigned)
         plan.append((a, d, index))
     for a, d, index in plan:
         if index == current.index:
