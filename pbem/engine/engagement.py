@@ -120,3 +120,39 @@ def tenacity_applies(state: CombatPhaseState, unit_id: str) -> bool:
     if not state.ruleset.leyte or state.units[unit_id].side != "JP":
         return False
     return state.board.rough_or_mountain(state.placement.where(unit_id))
+
+
+class Lookahead:
+    """Every attack of a combat phase as it stands now, for resolving it and for the FPF policy's look ahead.
+
+    An attack's figures and whether it is cancelled depend only on where its
+    own listed units and defenders stand and whether they have moved or been
+    displaced (I9); each attack is worked out again only when one of those
+    has changed since it was last worked out.
+    """
+
+    def __init__(self, state: CombatPhaseState, attacks: list[Attack]) -> None:
+        self.state = state
+        self.numbered = list(enumerate(attacks, 1))
+        self._memo: dict[int, tuple[tuple, Engagement | str]] = {}
+
+    def _signature(self, attack: Attack) -> tuple:
+        state = self.state
+        where, moved, displaced = state.placement.where, state.moved, state.displaced
+        return tuple((where(u), u in moved, u in displaced) for u in (*attack.attackers, *attack.barrage, *attack.defenders))
+
+    def standing(self, index: int) -> Engagement | str:
+        """Attack ``index`` (from 1) now: its engagement, or why it is cancelled."""
+        attack = self.numbered[index - 1][1]
+        signature = self._signature(attack)
+        known = self._memo.get(index)
+        if known is not None and known[0] == signature:
+            return known[1]
+        found = cancellation(self.state, attack) or engage(self.state, index, attack)
+        self._memo[index] = (signature, found)
+        return found
+
+    def upcoming(self, index: int) -> list[Engagement]:
+        """The attacks after ``index`` that would still take place on the position as it is now."""
+        later = (self.standing(j) for j, _ in self.numbered[index:])
+        return [e for e in later if isinstance(e, Engagement)]
