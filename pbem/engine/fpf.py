@@ -17,6 +17,7 @@ result most, looking at this attack and those still to come.
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
@@ -137,41 +138,85 @@ def _standing_gsp(state: CombatPhaseState, current: Engagement, allotment: FpfAl
 
 
 class _Offers:
-    """The legal (artillery, defender) choices of one combat, for :func:`_policy_artillery`.
+    """The (artillery, defender) pairs in range in one combat, by FPF strength, for :func:`_policy_artillery`.
 
-    Enumerated once per decision: the gain of an allotment depends only on
-    its strength, so each strength is weighed once and the best choice of a
-    combat is the first still-open pair of the strength that gains most.
+    The gain of an allotment depends only on its strength, so each strength
+    is weighed once, and the best choice of a combat is the first open pair
+    of the strength that gains most.  A combat still to be fought keeps its
+    defenders where they started, so the pairs change only when a gun moves.
     """
 
-    def __init__(self, state: CombatPhaseState, e: Engagement, guns: list[str], tenacious: bool) -> None:
-        self.e = e
-        self.tenacious = tenacious
-        self.added = 0
-        self.served: set[str] = set()
-        by_strength: dict[int, list[tuple[str, str]]] = {}
-        for d in e.defenders:
-            for a in guns:
-                if _in_range(state, a, d):
-                    by_strength.setdefault(state.units[a].fpf, []).append((a, d))
-        self.by_strength = {s: sorted(pairs) for s, pairs in sorted(by_strength.items())}
+    def __init__(self, state: CombatPhaseState, e: Engagement, guns: list[str]) -> None:
+        self.defenders = e.defenders
+        self.tenacious = _tenacious(state, e)
+        self.by_strength: dict[int, list[tuple[str, str]]] = {}
+        for a in guns:
+            self.add(state, a)
 
-    def best(self, state: CombatPhaseState, assigned: set[str]) -> tuple | None:
+    def add(self, state: CombatPhaseState, gun: str) -> None:
+        for d in self.defenders:
+            if _in_range(state, gun, d):
+                insort(self.by_strength.setdefault(state.units[gun].fpf, []), (gun, d))
+        self.by_strength = dict(sorted(self.by_strength.items()))
+
+    def drop(self, gun: str) -> None:
+        for pairs in self.by_strength.values():
+            pairs[:] = [p for p in pairs if p[0] != gun]
+
+
+@dataclass
+class _Planning:
+    """One combat while the greedy plan is made: its offers, the FPF added so far, the hexes served (13.11)."""
+
+    e: Engagement
+    offers: _Offers
+    added: int = 0
+    served: set[str] = field(default_factory=set)
+
+    def best(self, state: CombatPhaseState, open_guns: set[str]) -> tuple | None:
         """The best open choice here as ``(key, artillery, defender, index, strength)``, or None when nothing gains."""
-        e = self.e
+        e, tenacious = self.e, self.offers.tenacious
         margin = e.attack_strength - e.base_defense - self.added
-        before = outlook(e.line, margin, self.tenacious)
+        before = outlook(e.line, margin, tenacious)
         best = None
-        for strength, pairs in self.by_strength.items():
-            gain = outlook(e.line, margin - strength, self.tenacious) - before
+        for strength, pairs in self.offers.by_strength.items():
+            gain = outlook(e.line, margin - strength, tenacious) - before
             if gain <= 0 or (best is not None and (-gain, strength) >= best[0][:2]):
                 continue
             for a, d in pairs:
-                if a in assigned or (state.ruleset.leyte and state.placement.where(d) in self.served):
+                if a not in open_guns or (state.ruleset.leyte and state.placement.where(d) in self.served):
                     continue
                 best = ((-gain, strength, e.index, a, d), a, d, e.index, strength)
                 break
         return best
+
+
+class _OfferMemo:
+    """Offers of every combat of the phase, kept from one decision to the next and mended when a gun moves."""
+
+    def __init__(self, state: CombatPhaseState) -> None:
+        side = state.defending_side
+        self.guns = [a for a, unit in state.units.items() if unit.is_artillery and unit.side == side]
+        self._where = {a: state.placement.where(a) for a in self.guns}
+        self._offers: dict[int, _Offers] = {}
+
+    def refresh(self, state: CombatPhaseState, combats: list[Engagement]) -> None:
+        """Keep the offers of ``combats`` only, mended for the guns that moved or were eliminated since the last decision."""
+        self._offers = {e.index: self._offers[e.index] for e in combats if e.index in self._offers}
+        for a in self.guns:
+            now = state.placement.where(a)
+            if now == self._where[a]:
+                continue
+            self._where[a] = now
+            for offers in self._offers.values():
+                offers.drop(a)
+                if state.placement.on_map(a):
+                    offers.add(state, a)
+
+    def offers(self, state: CombatPhaseState, e: Engagement) -> _Offers:
+        if e.index not in self._offers:
+            self._offers[e.index] = _Offers(state, e, [a for a in self.guns if state.placement.on_map(a)])
+        return self._offers[e.index]
 
 
 def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: list[Engagement], allotment: FpfAllotment) -> None:
@@ -184,27 +229,28 @@ def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: li
     A combat's best choice is worked out again only when its own allotment
     changed or the gun it wanted went elsewhere.
     """
-    side = state.defending_side
-    guns = [a for a in state.placement.units_of(side) if state.units[a].is_artillery and _ready(state, a)]
-    if not guns:
+    memo = state.memo.get("fpf_offers") or state.memo.setdefault("fpf_offers", _OfferMemo(state))
+    open_guns = {a for a in memo.guns if _ready(state, a)}
+    if not open_guns:
         return
-    offers = [_Offers(state, e, guns, _tenacious(state, e)) for e in [current, *upcoming] if e.fpf_allowed]
-    assigned: set[str] = set()
-    bests = [o.best(state, assigned) for o in offers]
+    combats = [e for e in [current, *upcoming] if e.fpf_allowed]
+    memo.refresh(state, combats)
+    planning = [_Planning(e, memo.offers(state, e)) for e in combats]
+    bests = [p.best(state, open_guns) for p in planning]
     plan: list[tuple[str, str, int]] = []
     while True:
         chosen = min((b for b in bests if b is not None), default=None, key=lambda b: b[0])
         if chosen is None:
             break
         _, a, d, index, strength = chosen
-        assigned.add(a)
-        for i, o in enumerate(offers):
-            if o.e.index == index:
-                o.added += strength
-                o.served.add(state.placement.where(d))
-                bests[i] = o.best(state, assigned)
+        open_guns.discard(a)
+        for i, p in enumerate(planning):
+            if p.e.index == index:
+                p.added += strength
+                p.served.add(state.placement.where(d))
+                bests[i] = p.best(state, open_guns)
             elif bests[i] is not None and bests[i][1] == a:
-                bests[i] = o.best(state, assigned)
+                bests[i] = p.best(state, open_guns)
         plan.append((a, d, index))
     for a, d, index in plan:
         if index == current.index:
