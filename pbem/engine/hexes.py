@@ -71,11 +71,16 @@ def adjacent(a: Hex, b: Hex) -> bool:
     return distance(a, b) == 1
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=None)
+def axial(hex_id_: Hex) -> tuple[int, int]:
+    """A hex id's axial (q, s), worked out once per id."""
+    return to_axial(*parse(hex_id_))
+
+
 def distance(a: Hex, b: Hex) -> int:
     """Hexes stepped through from ``a`` to ``b``, ``a`` excluded (8.12, 2.32)."""
-    qa, sa = to_axial(*parse(a))
-    qb, sb = to_axial(*parse(b))
+    qa, sa = axial(a)
+    qb, sb = axial(b)
     dq, ds = qa - qb, sa - sb
     return (abs(dq) + abs(ds) + abs(dq + ds)) // 2
 
