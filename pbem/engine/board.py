@@ -103,7 +103,7 @@ class Board:
         """Neighbours on the board (sea included)."""
         found = self._neighbours.get(hex_id)
         if found is None:
-            found = tuple(h for h in hexes.neighbours(hex_id) if self.on_board(h))
+            found = self._neighbours[hex_id] = tuple(h for h in hexes.neighbours(hex_id) if h in self._hex_set)
         return found
 
     @cached_property
@@ -116,8 +116,8 @@ class Board:
 
     @cached_property
     def _neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
-        """Every board hex's neighbours on the board, worked out once: retreat searches ask millions of times."""
-        return {h: tuple(n for n in hexes.neighbours(h) if n in self._hex_set) for h in self.all_hexes}
+        """Each hex's neighbours on the board, worked out the first time asked: retreat searches ask millions of times."""
+        return {}
 
     # -- terrain ------------------------------------------------------------
     def terrain(self, hex_id: Hex) -> Terrain:

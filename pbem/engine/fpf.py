@@ -199,24 +199,58 @@ class _OfferMemo:
         self.guns = [a for a, unit in state.units.items() if unit.is_artillery and unit.side == side]
         self._where = {a: state.placement.where(a) for a in self.guns}
         self._offers: dict[int, _Offers] = {}
+        self.last: _Plan | None = None
 
-    def refresh(self, state: CombatPhaseState, combats: list[Engagement]) -> None:
-        """Keep the offers of ``combats`` only, mended for the guns that moved or were eliminated since the last decision."""
+    def refresh(self, state: CombatPhaseState, combats: list[Engagement]) -> bool:
+        """Keep the offers of ``combats`` only, mended for the guns that moved or were eliminated since the last decision.
+
+        True when no gun moved.
+        """
         self._offers = {e.index: self._offers[e.index] for e in combats if e.index in self._offers}
+        still = True
         for a in self.guns:
             now = state.placement.where(a)
             if now == self._where[a]:
                 continue
+            still = False
             self._where[a] = now
             for offers in self._offers.values():
                 offers.drop(a)
                 if state.placement.on_map(a):
                     offers.add(state, a)
+        return still
 
     def offers(self, state: CombatPhaseState, e: Engagement) -> _Offers:
         if e.index not in self._offers:
             self._offers[e.index] = _Offers(state, e, [a for a in self.guns if state.placement.on_map(a)])
         return self._offers[e.index]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A greedy plan and what it was made from: the combats (as engagements) and the guns open."""
+
+    combats: dict[int, Engagement]
+    open_guns: frozenset[str]
+    picks: tuple[tuple[str, str, int], ...]
+
+    def still_holds(self, combats: dict[int, Engagement], open_guns: set[str], current: int) -> tuple[tuple[str, str, int], ...] | None:
+        """The plan the greedy would make now, when only combats fought since have dropped out, or None.
+
+        When the combats left stand exactly as they did, and the only guns no
+        longer open are those the plan gave the combats fought since, every
+        step of the old plan for a combat still to come is again the best
+        step on the smaller choice, so the new plan is the old one without
+        the fought combats' picks.
+        """
+        if any(self.combats.get(i) is not e for i, e in combats.items()):
+            return None
+        fought = set(self.combats) - set(combats)
+        if any(i >= current for i in fought):
+            return None
+        if open_guns != self.open_guns - {a for a, _, i in self.picks if i in fought}:
+            return None
+        return tuple(p for p in self.picks if p[2] not in fought)
 
 
 def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: list[Engagement], allotment: FpfAllotment) -> None:
@@ -227,15 +261,27 @@ def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: li
     Only what is assigned to the current combat is given now; the rest is
     planned again before the next combat, on the position as it then is.
     A combat's best choice is worked out again only when its own allotment
-    changed or the gun it wanted went elsewhere.
+    changed or the gun it wanted went elsewhere, and the whole plan is made
+    again only when the position changed in a way that could change it.
     """
     memo = state.memo.get("fpf_offers") or state.memo.setdefault("fpf_offers", _OfferMemo(state))
     open_guns = {a for a in memo.guns if _ready(state, a)}
     if not open_guns:
         return
     combats = [e for e in [current, *upcoming] if e.fpf_allowed]
-    memo.refresh(state, combats)
-    planning = [_Planning(e, memo.offers(state, e)) for e in combats]
+    still = memo.refresh(state, combats)
+    by_index = {e.index: e for e in combats}
+    plan = memo.last.still_holds(by_index, open_guns, current.index) if still and memo.last else None
+    if plan is None:
+        plan = _greedy(state, [_Planning(e, memo.offers(state, e)) for e in combats], set(open_guns))
+    memo.last = _Plan(by_index, frozenset(open_guns), plan)
+    for a, d, index in plan:
+        if index == current.index:
+            _give(state, current, allotment, a, d, SYSTEM)
+
+
+def _greedy(state: CombatPhaseState, planning: list[_Planning], open_guns: set[str]) -> tuple[tuple[str, str, int], ...]:
+    """The biggest gain first, until nothing gains; ``(artillery, defender, combat)`` in the order chosen."""
     bests = [p.best(state, open_guns) for p in planning]
     plan: list[tuple[str, str, int]] = []
     while True:
@@ -252,9 +298,7 @@ def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: li
             elif bests[i] is not None and bests[i][1] == a:
                 bests[i] = p.best(state, open_guns)
         plan.append((a, d, index))
-    for a, d, index in plan:
-        if index == current.index:
-            _give(state, current, allotment, a, d, SYSTEM)
+    return tuple(plan)
 
 
 def _policy_gsp(state: CombatPhaseState, current: Engagement, upcoming: list[Engagement], allotment: FpfAllotment) -> None:
