@@ -154,10 +154,12 @@ class _Offers:
             self.add(state, a)
 
     def add(self, state: CombatPhaseState, gun: str) -> None:
+        unit, here = state.units[gun], state.placement.where(gun)
         for d in self.defenders:
-            if _in_range(state, gun, d):
-                insort(self.by_strength.setdefault(state.units[gun].fpf, []), (gun, d))
-        self.by_strength = dict(sorted(self.by_strength.items()))
+            if hexes.distance(here, state.placement.where(d)) <= unit.range:
+                if unit.fpf not in self.by_strength:
+                    self.by_strength = dict(sorted({**self.by_strength, unit.fpf: []}.items()))
+                insort(self.by_strength[unit.fpf], (gun, d))
 
     def drop(self, gun: str) -> None:
         for pairs in self.by_strength.values():

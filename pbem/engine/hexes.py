@@ -66,6 +66,14 @@ def neighbours(hex_id_: Hex) -> tuple[Hex, ...]:
     return tuple(sorted(result))
 
 
+@lru_cache(maxsize=None)
+def within_two(hex_id_: Hex) -> tuple[Hex, ...]:
+    """The hexes one or two steps from ``hex_id_`` (column and row >= 1), itself excluded."""
+    ring = {m for n in neighbours(hex_id_) for m in neighbours(n)} | set(neighbours(hex_id_))
+    ring.discard(hex_id_)
+    return tuple(sorted(ring))
+
+
 def adjacent(a: Hex, b: Hex) -> bool:
     """True when ``a`` and ``b`` share a hexside."""
     return distance(a, b) == 1
