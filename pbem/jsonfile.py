@@ -81,13 +81,23 @@ def schema_error(validator, document: Any, source: str, what: str) -> BadInput |
     return BadInput(message, file=source, field=json_path(error.absolute_path), hint=f"see {what}")
 
 
-def load_model(model: type[BaseModel], document: Any, source: str, what: str, validator=None):
-    """Validate ``document`` against a schema (``model``'s own by default), then build the model."""
-    problem = schema_error(validator or validator_for(model), document, source, what)
-    if problem:
-        raise problem
+def load_model(model: type[BaseModel], document: Any, source: str, what: str, validator=None, *, verified: bool = False):
+    """Validate ``document`` against a schema (``model``'s own by default), then build the model.
+
+    A ``verified`` document — one pbem checked when it entered the game and
+    whose signature and hash were checked since, like the scenario carried by
+    a genesis turn file — is built by the model alone; the schema is asked
+    only to explain a refusal.
+    """
+    if not verified:
+        problem = schema_error(validator or validator_for(model), document, source, what)
+        if problem:
+            raise problem
     try:
         return model.model_validate(document)
     except ValidationError as exc:
+        problem = schema_error(validator or validator_for(model), document, source, what) if verified else None
+        if problem:
+            raise problem from None
         first = exc.errors()[0]
         raise BadInput(first["msg"], file=source, field=json_path(first["loc"]), hint=f"see {what}") from None

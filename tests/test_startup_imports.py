@@ -1,5 +1,8 @@
 """The quick commands a player runs most stay quick: ``view`` and ``verify`` import neither pydantic nor jsonschema.
 
+``orders template`` reads the scenario from the signed genesis file, checked
+against its hash, so it needs the models but not the schema check.
+
 Neither command reads a pydantic model or checks a schema, and importing
 those libraries (and, with recent typer, building a pydantic adapter per
 command-line parameter) is most of what separates a command from the bare
@@ -45,5 +48,15 @@ def test_quick_commands_load_no_heavy_module(game, command):
     run = _pbem(game, *command, importtime=True)
     loaded = _loaded(run.stderr)
     assert "pbem.cli" in loaded and "cryptography" in loaded  # the listing is real
-    heavy = sorted(m for m in loaded if m.split(".")[0] in HEAVY or any(m == h or m.startswith(h + ".") for h in HEAVY))
-    assert not heavy, f"pbem {command[0]} loaded {', '.join(heavy[:8])}"
+    assert not _heavy(loaded, HEAVY), f"pbem {command[0]} loaded {', '.join(_heavy(loaded, HEAVY)[:8])}"
+
+
+def test_orders_template_checks_no_schema(game):
+    run = _pbem(game, "orders", "template", "game/turn-0000.pbem", "--key", "us.key", importtime=True)
+    loaded = _loaded(run.stderr)
+    assert "pbem.model.scenario" in loaded
+    assert not _heavy(loaded, ("jsonschema",)), _heavy(loaded, ("jsonschema",))
+
+
+def _heavy(loaded: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in names))

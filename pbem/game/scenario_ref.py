@@ -29,4 +29,4 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
             f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
             file=turn.source,
         )
-    return scenario_from(document, Path(genesis.source))
+    return scenario_from(document, Path(genesis.source), verified=True)
