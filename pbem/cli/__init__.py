@@ -42,11 +42,16 @@ def main(argv: Optional[list[str]] = None) -> None:
     pydantic model never imports it.  A fault of pbem's own still gets one
     line, not a traceback, and exit status 3.
     """
+    import os
+
     from typer.main import get_command
 
     from pbem.cli import plain
     from pbem.errors import PbemError
 
+    # pbem uses no pydantic plugin: spare every command that builds a model the
+    # scan of all installed packages' entry points that looks for them.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         command = get_command(app)
         plain.install(command)
