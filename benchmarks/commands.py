@@ -43,8 +43,11 @@ FLOOR = [PYTHON, "-c", "import typer, pydantic, cryptography.hazmat.primitives.h
 
 def run(args: list[str], cwd: Path) -> float:
     start = time.perf_counter()
-    subprocess.run(args, cwd=cwd, check=True, capture_output=True)
-    return time.perf_counter() - start
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode:
+        raise SystemExit(f"{' '.join(args[2:])} failed ({done.returncode}): {done.stderr.strip()}")
+    return elapsed
 
 
 def paired(args: list[str], cwd: Path, rounds: int, cleanup=None) -> tuple[float, float, float]:
@@ -97,7 +100,7 @@ def synthetic_scenario(units: int, seed: int = 1) -> tuple[dict, dict, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--player-turns", type=int, default=8, help="player-turns of the test game to verify and audit")
+    parser.add_argument("--player-turns", type=int, default=6, help="player-turns of the test game to verify and audit (it lasts 8)")
     args = parser.parse_args()
     rows: list[tuple[str, tuple[float, float, float]]] = []
     sizes: list[tuple[str, int]] = []

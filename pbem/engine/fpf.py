@@ -54,13 +54,15 @@ def _ready(state: CombatPhaseState, artillery: str) -> bool:
     unit = state.units.get(artillery)
     if unit is None or not unit.is_artillery or unit.side != state.defending_side:
         return False
-    if not state.placement.on_map(artillery):
-        return False
-    if artillery in state.fpf_used or artillery in state.displaced or artillery in state.no_fpf:
-        return False
-    if artillery in state.forced_to_retreat:
-        return False
-    return not state.placement.in_enemy_zoc(state.placement.where(artillery), unit.side)
+    return bool(_free(state, (artillery,)))
+
+
+def _free(state: CombatPhaseState, guns) -> set[str]:
+    """Which of the defending side's ``guns`` may fire FPF now, range aside (I12, 8.41, 8.42):
+    on the map, not yet fired, not displaced, not made to retreat, not hit last phase, no enemy adjacent."""
+    placement, side = state.placement, state.defending_side
+    spent = state.fpf_used | state.displaced | state.no_fpf | state.forced_to_retreat
+    return {a for a in guns if a not in spent and placement.on_map(a) and not placement.in_enemy_zoc(placement.where(a), side)}
 
 
 def _in_range(state: CombatPhaseState, artillery: str, defender: str) -> bool:
@@ -267,7 +269,7 @@ def _policy_artillery(state: CombatPhaseState, current: Engagement, upcoming: li
     again only when the position changed in a way that could change it.
     """
     memo = state.memo.get("fpf_offers") or state.memo.setdefault("fpf_offers", _OfferMemo(state))
-    open_guns = {a for a in memo.guns if _ready(state, a)}
+    open_guns = _free(state, memo.guns)
     if not open_guns:
         return
     combats = [e for e in [current, *upcoming] if e.fpf_allowed]

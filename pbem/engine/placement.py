@@ -31,6 +31,8 @@ class Placement:
         self._at: dict[Hex, list[str]] = defaultdict(list)
         self._in: dict[Side, dict[Hex, int]] = {side: defaultdict(int) for side in SIDES}
         self._near: dict[Side, dict[Hex, int]] = {side: defaultdict(int) for side in SIDES}
+        self.changes: list[str] = []
+        """Every unit moved or eliminated since this placement was made, in order, for callers keeping figures up to date."""
         for unit_id in units:
             self._put(unit_id, locations.get(unit_id, ELIMINATED))
 
@@ -41,6 +43,7 @@ class Placement:
         twin._at = defaultdict(list, {h: list(us) for h, us in self._at.items()})
         twin._in = {side: defaultdict(int, counts) for side, counts in self._in.items()}
         twin._near = {side: defaultdict(int, counts) for side, counts in self._near.items()}
+        twin.changes = []
         return twin
 
     def _put(self, unit_id: str, where: str) -> None:
@@ -69,10 +72,12 @@ class Placement:
     def move(self, unit_id: str, to: Hex) -> None:
         self._lift(unit_id)
         self._put(unit_id, to)
+        self.changes.append(unit_id)
 
     def eliminate(self, unit_id: str) -> None:
         self._lift(unit_id)
         self._put(unit_id, ELIMINATED)
+        self.changes.append(unit_id)
 
     # -- questions -------------------------------------------------------------
     def where(self, unit_id: str) -> str:
@@ -86,6 +91,11 @@ class Placement:
 
     def enemy_at(self, hex_id: Hex, side: Side) -> bool:
         return hex_id in self._in[enemy_of(side)]
+
+    def enemies_among(self, hexes_: tuple[Hex, ...], side: Side) -> int:
+        """How many of ``hexes_`` hold an enemy of ``side``."""
+        enemy = self._in[enemy_of(side)]
+        return sum(1 for h in hexes_ if h in enemy)
 
     def friendly_at(self, hex_id: Hex, side: Side) -> bool:
         return hex_id in self._in[side]

@@ -90,7 +90,7 @@ def may_enter(board: Board, placement: Placement, side: Side, prev: Hex, nxt: He
 
 def safety_key(board: Board, placement: Placement, side: Side, hex_id: Hex) -> tuple[int, int, int]:
     """Smaller is safer: fewer enemy units within two hexes, better defensive terrain, more friends beside."""
-    threat = sum(1 for h in hexes.within_two(hex_id) if placement.enemy_at(h, side))
+    threat = placement.enemies_among(hexes.within_two(hex_id), side)
     friends = sum(1 for h in hexes.neighbours(hex_id) if placement.friendly_at(h, side))
     return (threat, -LINE_RANK[board.terrain(hex_id).crt], -friends)
 
