@@ -201,7 +201,8 @@ class _OfferMemo:
     def __init__(self, state: CombatPhaseState) -> None:
         side = state.defending_side
         self.guns = [a for a, unit in state.units.items() if unit.is_artillery and unit.side == side]
-        self._where = {a: state.placement.where(a) for a in self.guns}
+        self._gun_set = frozenset(self.guns)
+        self._seen = len(state.placement.changes)
         self._offers: dict[int, _Offers] = {}
         self.last: _Plan | None = None
 
@@ -211,18 +212,15 @@ class _OfferMemo:
         True when no gun moved.
         """
         self._offers = {e.index: self._offers[e.index] for e in combats if e.index in self._offers}
-        still = True
-        for a in self.guns:
-            now = state.placement.where(a)
-            if now == self._where[a]:
-                continue
-            still = False
-            self._where[a] = now
+        changes = state.placement.changes
+        moved = {u for u in changes[self._seen:] if u in self._gun_set}
+        self._seen = len(changes)
+        for a in sorted(moved):
             for offers in self._offers.values():
                 offers.drop(a)
                 if state.placement.on_map(a):
                     offers.add(state, a)
-        return still
+        return not moved
 
     def offers(self, state: CombatPhaseState, e: Engagement) -> _Offers:
         if e.index not in self._offers:
