@@ -61,7 +61,6 @@ def _chains(chains: list[list[str]], field: str, cols: int, rows: int) -> tuple[
 
 
 def _both_ways(sides: frozenset[frozenset[Hex]]) -> frozenset[tuple[Hex, Hex]]:
-    """Hexsides as ordered pairs both ways round, so that asking about one costs no frozenset."""
     return frozenset(pair for side in sides for a, b in [tuple(side)] for pair in ((a, b), (b, a)))
 
 
@@ -129,32 +128,22 @@ class Board:
 
     # -- hexsides -------------------------------------------------------------
     def river_between(self, a: Hex, b: Hex) -> bool:
-        return (a, b) in self._river_pairs
+        return (a, b) in self._pairs["river"]
 
     def road_between(self, a: Hex, b: Hex) -> bool:
-        return (a, b) in self._road_pairs
+        return (a, b) in self._pairs["road"]
 
     def trail_between(self, a: Hex, b: Hex) -> bool:
-        return (a, b) in self._trail_pairs
+        return (a, b) in self._pairs["trail"]
 
     def prohibited_between(self, a: Hex, b: Hex) -> bool:
-        return (a, b) in self._prohibited_pairs
+        return (a, b) in self._pairs["prohibited"]
 
     @cached_property
-    def _river_pairs(self) -> frozenset[tuple[Hex, Hex]]:
-        return _both_ways(self.rivers)
-
-    @cached_property
-    def _road_pairs(self) -> frozenset[tuple[Hex, Hex]]:
-        return _both_ways(self.road_sides)
-
-    @cached_property
-    def _trail_pairs(self) -> frozenset[tuple[Hex, Hex]]:
-        return _both_ways(self.trail_sides)
-
-    @cached_property
-    def _prohibited_pairs(self) -> frozenset[tuple[Hex, Hex]]:
-        return _both_ways(self.prohibited)
+    def _pairs(self) -> dict[str, frozenset[tuple[Hex, Hex]]]:
+        """Each kind of hexside as ordered pairs both ways round, so that asking about one builds no frozenset."""
+        kinds = {"river": self.rivers, "road": self.road_sides, "trail": self.trail_sides, "prohibited": self.prohibited}
+        return {kind: _both_ways(sides) for kind, sides in kinds.items()}
 
     def passable(self, a: Hex, b: Hex) -> bool:
         """A step from ``a`` to adjacent ``b`` that stays on land and crosses no prohibited hexside."""
