@@ -75,9 +75,14 @@ def load_scenario(name: str | Path) -> LoadedScenario:
     return scenario_from(scenario_document(path), path)
 
 
-def scenario_from(document, path: Path) -> LoadedScenario:
-    """Validate a scenario document (from a file or a genesis turn file) and build its board."""
-    scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json")
+def scenario_from(document, path: Path, *, verified: bool = False) -> LoadedScenario:
+    """Validate a scenario document (from a file or a genesis turn file) and build its board.
+
+    ``verified``: the document is the one a signed genesis file carries,
+    checked against its hash, so the schema was already checked when the game
+    began (:func:`~pbem.jsonfile.load_model`).
+    """
+    scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json", verified=verified)
     return LoadedScenario(path, scenario, board_for(scenario.map, scenario.units, str(path), scenario=scenario))
 
 

@@ -187,14 +187,24 @@ def _best_leaf(error):
     return best_match([error]) or error
 
 
-def load_model(model: type[BaseModel], document: Any, source: str, what: str, validator=None):
-    """Validate ``document`` against a schema (``model``'s own by default), then build the model."""
-    check_document(document, source)
-    problem = schema_errors(validator or validator_for(model), document, source, what)
-    if problem:
-        raise problem
+def load_model(model: type[BaseModel], document: Any, source: str, what: str, validator=None, *, verified: bool = False):
+    """Validate ``document`` against a schema (``model``'s own by default), then build the model.
+
+    A ``verified`` document — one pbem checked when it entered the game and
+    whose signature and hash were checked since, like the scenario carried by
+    a genesis turn file — is built by the model alone; the schema is asked
+    only to explain a refusal.
+    """
+    if not verified:
+        check_document(document, source)
+        problem = schema_errors(validator or validator_for(model), document, source, what)
+        if problem:
+            raise problem
     try:
         return model.model_validate(document)
     except ValidationError as exc:
+        problem = schema_errors(validator or validator_for(model), document, source, what) if verified else None
+        if problem:
+            raise problem from None
         errors = [(json_path(e["loc"]), visible(e["msg"])) for e in exc.errors()[:MAX_SCHEMA_ERRORS]]
         raise SchemaErrors(errors, file=source, hint=f"see {what}") from None

@@ -55,14 +55,26 @@ def main(argv: Optional[list[str]] = None) -> None:
     """Console entry point: run the app, turning user errors into one line and an exit status.
 
     Usage errors (a missing argument, an unknown option) are typer's to
-    report: one line and exit status 2.  A fault of pbem's own still gets one
+    report: one line and exit status 2.  Parameters are coerced without
+    pydantic (:mod:`pbem.cli.plain`), so that a command that reads no
+    pydantic model never imports it.  A fault of pbem's own still gets one
     line, not a traceback, and exit status 3.
     """
+    import os
+
+    from typer.main import get_command
+
+    from pbem.cli import plain
     from pbem.errors import PbemError
 
+    # pbem uses no pydantic plugin: spare every command that builds a model the
+    # scan of all installed packages' entry points that looks for them.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _utf8_output()
     try:
-        app(args=argv, prog_name="pbem", standalone_mode=True)
+        command = get_command(app)
+        plain.install(command)
+        command(args=argv, prog_name="pbem", standalone_mode=True)
     except PbemError as exc:
         typer.echo(f"pbem: {exc.render()}", err=True)
         sys.exit(exc.exit_code)

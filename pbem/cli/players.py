@@ -55,14 +55,15 @@ def view(
     from pbem.game.folder import load_turn
     from pbem.game.narrate import narrate
     from pbem.game.player import view_for
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.scenario_ref import scenario_document_of
     from pbem.game.views import outlook, reading_view
     from pbem.passphrase import open_key
 
     turn_file = load_turn(turn)
-    _, seen = view_for(turn_file, open_key(key, passphrase_env))
+    _, seen = view_for(turn_file, open_key(key, passphrase_env), deep=False)
     with reading_view(turn_file.source):
-        ahead = outlook(scenario_of(turn_file).scenario, seen)
+        document, overrides = scenario_document_of(turn_file)
+        ahead = outlook(document, seen, overrides)
         text = None if as_json else narrate(seen, ahead)
     if as_json:
         output.echo_json({**seen, "outlook": ahead})

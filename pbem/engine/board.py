@@ -60,6 +60,10 @@ def _chains(chains: list[list[str]], field: str, cols: int, rows: int) -> tuple[
     return frozenset(sides), frozenset(members)
 
 
+def _both_ways(sides: frozenset[frozenset[Hex]]) -> frozenset[tuple[Hex, Hex]]:
+    return frozenset(pair for side in sides for a, b in [tuple(side)] for pair in ((a, b), (b, a)))
+
+
 class Board:
     """The playing area and its terrain key, ready for movement and combat questions."""
 
@@ -121,19 +125,31 @@ class Board:
     # -- where things are -------------------------------------------------
     def on_board(self, hex_id: Hex) -> bool:
         """True for a hex from 0101 to cols,rows (cases.md: nothing exists off it)."""
-        return _on(self.cols, self.rows, hex_id)
+        return hex_id in self._hex_set
 
     def land(self, hex_id: Hex) -> bool:
         """On the board and not all-sea: a hex a unit may stand in."""
-        return self.on_board(hex_id) and hex_id not in self.sea
+        return hex_id in self._hex_set and hex_id not in self.sea
 
     def neighbours(self, hex_id: Hex) -> tuple[Hex, ...]:
         """Neighbours on the board (sea included)."""
-        return tuple(h for h in hexes.neighbours(hex_id) if self.on_board(h))
+        found = self._neighbours.get(hex_id)
+        if found is None:
+            found = self._neighbours[hex_id] = tuple(h for h in hexes.neighbours(hex_id) if h in self._hex_set)
+        return found
 
     @cached_property
     def all_hexes(self) -> tuple[Hex, ...]:
         return tuple(hexes.hex_id(c, r) for c in range(1, self.cols + 1) for r in range(1, self.rows + 1))
+
+    @cached_property
+    def _hex_set(self) -> frozenset[Hex]:
+        return frozenset(self.all_hexes)
+
+    @cached_property
+    def _neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Each hex's neighbours on the board, worked out the first time asked: retreat searches ask millions of times."""
+        return {}
 
     # -- terrain ------------------------------------------------------------
     def terrain(self, hex_id: Hex) -> Terrain:
@@ -145,16 +161,22 @@ class Board:
 
     # -- hexsides -------------------------------------------------------------
     def river_between(self, a: Hex, b: Hex) -> bool:
-        return hexes.hexside(a, b) in self.rivers
+        return (a, b) in self._pairs["river"]
 
     def road_between(self, a: Hex, b: Hex) -> bool:
-        return hexes.hexside(a, b) in self.road_sides
+        return (a, b) in self._pairs["road"]
 
     def trail_between(self, a: Hex, b: Hex) -> bool:
-        return hexes.hexside(a, b) in self.trail_sides
+        return (a, b) in self._pairs["trail"]
 
     def prohibited_between(self, a: Hex, b: Hex) -> bool:
-        return hexes.hexside(a, b) in self.prohibited
+        return (a, b) in self._pairs["prohibited"]
+
+    @cached_property
+    def _pairs(self) -> dict[str, frozenset[tuple[Hex, Hex]]]:
+        """Each kind of hexside as ordered pairs both ways round, so that asking about one builds no frozenset."""
+        kinds = {"river": self.rivers, "road": self.road_sides, "trail": self.trail_sides, "prohibited": self.prohibited}
+        return {kind: _both_ways(sides) for kind, sides in kinds.items()}
 
     def passable(self, a: Hex, b: Hex) -> bool:
         """A step from ``a`` to adjacent ``b`` that stays on land and crosses no prohibited hexside."""

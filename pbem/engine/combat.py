@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.engine import advance, crt, events
 from pbem.engine.banzai import banzai_losses
-from pbem.engine.engagement import Engagement, cancellation, engage, tenacity_applies
+from pbem.engine.engagement import Engagement, Lookahead, tenacity_applies
 from pbem.engine.fpf import allot
 from pbem.engine.hexes import Hex
 from pbem.engine.phase_state import CombatPhaseState
@@ -130,14 +130,13 @@ def _purpose(e: Engagement, differential: int, column: crt.Column) -> str:
     )
 
 
-def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, later: list[tuple[int, Attack]]) -> CombatRecord:
+def resolve_attack(state: CombatPhaseState, index: int, attack: Attack, lookahead: Lookahead) -> CombatRecord:
     """Resolve one attack on the current position and apply everything that follows from it."""
-    reason = cancellation(state, attack)
-    if reason:
-        state.events.append(events.combat_cancelled(index, reason))
+    e = lookahead.standing(index)
+    if isinstance(e, str):
+        state.events.append(events.combat_cancelled(index, e))
         return CombatRecord(index, "cancelled")
-    e = engage(state, index, attack)
-    fpf = allot(state, e, lambda: [engage(state, j, a) for j, a in later if cancellation(state, a) is None])
+    fpf = allot(state, e, lambda: lookahead.upcoming(index))
     state.gsp_left[state.phasing] = state.gsp_left.get(state.phasing, 0) - attack.gsp
     defense = e.base_defense + fpf.strength(state)
     differential = e.attack_strength - defense
@@ -191,5 +190,5 @@ def _defender_advance(state: CombatPhaseState, e: Engagement, paths: dict[str, t
 
 def resolve_combat_phase(state: CombatPhaseState, attacks: list[Attack]) -> list[CombatRecord]:
     """Resolve every attack in order; ``state`` ends holding the position after the phase."""
-    numbered = list(enumerate(attacks, 1))
-    return [resolve_attack(state, i, a, numbered[i:]) for i, a in numbered]
+    lookahead = Lookahead(state, attacks)
+    return [resolve_attack(state, i, a, lookahead) for i, a in lookahead.numbered]

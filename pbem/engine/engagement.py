@@ -120,3 +120,46 @@ def tenacity_applies(state: CombatPhaseState, unit_id: str) -> bool:
     if not state.ruleset.leyte or state.units[unit_id].side != "JP":
         return False
     return state.board.rough_or_mountain(state.placement.where(unit_id))
+
+
+class Lookahead:
+    """Every attack of a combat phase as it stands now, for resolving it and for the FPF policy's look ahead.
+
+    An attack's figures and whether it is cancelled depend only on where its
+    own listed units and defenders stand and whether they have moved or been
+    displaced (I9) — and a unit is marked moved or displaced only as it
+    moves.  So each attack is worked out again only when one of its units
+    appears in the placement's record of changes since it was last worked out.
+    """
+
+    def __init__(self, state: CombatPhaseState, attacks: list[Attack]) -> None:
+        self.state = state
+        self.numbered = list(enumerate(attacks, 1))
+        self._memo: dict[int, Engagement | str] = {}
+        self._attacks_of: dict[str, list[int]] = {}
+        for index, attack in self.numbered:
+            for u in {*attack.attackers, *attack.barrage, *attack.defenders}:
+                self._attacks_of.setdefault(u, []).append(index)
+        self._seen = len(state.placement.changes)
+
+    def _catch_up(self) -> None:
+        """Forget the figures of every attack one of whose units moved since the last look."""
+        changes = self.state.placement.changes
+        for u in changes[self._seen:]:
+            for index in self._attacks_of.get(u, ()):
+                self._memo.pop(index, None)
+        self._seen = len(changes)
+
+    def standing(self, index: int) -> Engagement | str:
+        """Attack ``index`` (from 1) now: its engagement, or why it is cancelled."""
+        self._catch_up()
+        found = self._memo.get(index)
+        if found is None:
+            attack = self.numbered[index - 1][1]
+            found = self._memo[index] = cancellation(self.state, attack) or engage(self.state, index, attack)
+        return found
+
+    def upcoming(self, index: int) -> list[Engagement]:
+        """The attacks after ``index`` that would still take place on the position as it is now."""
+        later = (self.standing(j) for j, _ in self.numbered[index:])
+        return [e for e in later if isinstance(e, Engagement)]

@@ -66,16 +66,29 @@ def neighbours(hex_id_: Hex) -> tuple[Hex, ...]:
     return tuple(sorted(result))
 
 
+@lru_cache(maxsize=None)
+def within_two(hex_id_: Hex) -> tuple[Hex, ...]:
+    """The hexes one or two steps from ``hex_id_`` (column and row >= 1), itself excluded."""
+    ring = {m for n in neighbours(hex_id_) for m in neighbours(n)} | set(neighbours(hex_id_))
+    ring.discard(hex_id_)
+    return tuple(sorted(ring))
+
+
 def adjacent(a: Hex, b: Hex) -> bool:
     """True when ``a`` and ``b`` share a hexside."""
     return distance(a, b) == 1
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=None)
+def axial(hex_id_: Hex) -> tuple[int, int]:
+    """A hex id's axial (q, s), worked out once per id."""
+    return to_axial(*parse(hex_id_))
+
+
 def distance(a: Hex, b: Hex) -> int:
     """Hexes stepped through from ``a`` to ``b``, ``a`` excluded (8.12, 2.32)."""
-    qa, sa = to_axial(*parse(a))
-    qb, sb = to_axial(*parse(b))
+    qa, sa = axial(a)
+    qb, sb = axial(b)
     dq, ds = qa - qb, sa - sb
     return (abs(dq) + abs(ds) + abs(dq + ds)) // 2
 

@@ -9,6 +9,7 @@ artillery fires or gives FPF once per phase; Ground Support Points are spent.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pbem.engine.board import Board
 from pbem.engine.dice import DiceSource
@@ -45,6 +46,8 @@ class CombatPhaseState:
     """Units that suffered a combat result: their artillery gives no FPF next phase (8.41)."""
     events: list[Event] = field(default_factory=list)
     dice_used: int = 0
+    memo: dict[str, Any] = field(default_factory=dict)
+    """Figures a policy works out once and reuses from one combat to the next, by the policy's own key."""
 
     def __post_init__(self) -> None:
         if not self.start_hex:

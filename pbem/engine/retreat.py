@@ -90,9 +90,7 @@ def may_enter(board: Board, placement: Placement, side: Side, prev: Hex, nxt: He
 
 def safety_key(board: Board, placement: Placement, side: Side, hex_id: Hex) -> tuple[int, int, int]:
     """Smaller is safer: fewer enemy units within two hexes, better defensive terrain, more friends beside."""
-    ring2 = {m for n in hexes.neighbours(hex_id) for m in hexes.neighbours(n)} | set(hexes.neighbours(hex_id))
-    ring2.discard(hex_id)
-    threat = sum(1 for h in ring2 if placement.enemy_at(h, side))
+    threat = placement.enemies_among(hexes.within_two(hex_id), side)
     friends = sum(1 for h in hexes.neighbours(hex_id) if placement.friendly_at(h, side))
     return (threat, -LINE_RANK[board.terrain(hex_id).crt], -friends)
 
@@ -103,6 +101,16 @@ class RetreatFinder:
     def __init__(self, board: Board, placement: Placement) -> None:
         self.board = board
         self.placement = placement
+        self._enterable: dict[tuple[Hex, Hex, Side], bool] = {}
+
+    def _may_enter(self, side: Side, prev: Hex, nxt: Hex) -> bool:
+        """:func:`may_enter`, remembered: it depends on the board and the enemy's units only,
+        and a plan moves none of the enemy's units, only friends out of the way."""
+        key = (prev, nxt, side)
+        found = self._enterable.get(key)
+        if found is None:
+            found = self._enterable[key] = may_enter(self.board, self.placement, side, prev, nxt)
+        return found
 
     # -- paths ---------------------------------------------------------------------
     def _paths(self, side: Side, h0: Hex, n: int, *, vacant_only: bool) -> list[tuple[Hex, ...]]:
@@ -118,7 +126,7 @@ class RetreatFinder:
             for nxt in self.board.neighbours(prev):
                 if hexes.distance(h0, nxt) != k + 1:
                     continue
-                if not may_enter(self.board, self.placement, side, prev, nxt):
+                if not self._may_enter(side, prev, nxt):
                     continue
                 if vacant_only and not self.placement.vacant(nxt):
                     continue
@@ -205,7 +213,7 @@ class RetreatFinder:
                 for nxt in self.board.neighbours(here):
                     if nxt in forbidden or nxt in parents:
                         continue
-                    if not may_enter(self.board, placement, side, here, nxt):
+                    if not self._may_enter(side, here, nxt):
                         continue
                     if placement.vacant(nxt):
                         ends.append((here, nxt))

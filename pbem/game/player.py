@@ -26,8 +26,8 @@ def role_of(turn: TurnFile, identity: PrivateIdentity) -> str:
     )
 
 
-def view_for(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:
-    """The holder's role and what it may see: a side's sealed view, or the referee's full state."""
+def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) -> tuple[str, dict[str, Any]]:
+    """The holder's role and what it may see: a side's sealed view, or the referee's full state (``deep``: see checked_view)."""
     from pbem.game.views import checked_view
 
     role = role_of(turn, identity)
@@ -47,8 +47,8 @@ def view_for(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, 
             "last": secret.state.get("last") if isinstance(secret.state, dict) else None,
             "victory": public.get("victory"),
         }
-        return role, checked_view(view, turn.source)
-    return role, checked_view(open_view(turn, role, identity), turn.source)
+        return role, checked_view(view, turn.source, deep=deep)
+    return role, checked_view(open_view(turn, role, identity), turn.source, deep=deep)
 
 
 def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:

@@ -8,20 +8,37 @@ every party plays on exactly the same map and forces.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pbem.datafiles import LoadedScenario, scenario_from
 from pbem.errors import BadInput
 from pbem.game.folder import genesis_of
 from pbem.protocol.canonical import digest
 from pbem.protocol.turnfile import TurnFile
+
+if TYPE_CHECKING:
+    from pbem.datafiles import LoadedScenario
 
 
 def scenario_hash(document: dict) -> str:
     return digest(document)
 
 
+def scenario_document_of(turn: TurnFile) -> tuple[dict, dict | None]:
+    """The scenario document of ``turn``'s game and the referee's overrides, checked against the hash, as plain JSON."""
+    genesis = genesis_of(turn)
+    document = genesis.public.get("scenario_document") if isinstance(genesis.public, dict) else None
+    if not isinstance(document, dict) or scenario_hash(document) != turn.scenario_hash:
+        raise BadInput(
+            f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
+            file=turn.source,
+        )
+    return document, genesis.public.get("overrides")
+
+
 def scenario_of(turn: TurnFile) -> LoadedScenario:
     """The scenario of ``turn``'s game, from its genesis file, checked against the hash."""
+    from pbem.datafiles import scenario_from
+
     genesis = genesis_of(turn)
     document = genesis.public.get("scenario_document") if isinstance(genesis.public, dict) else None
     if document is None or scenario_hash(document) != turn.scenario_hash:
@@ -29,7 +46,7 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
             f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
             file=turn.source,
         )
-    return with_overrides(scenario_from(document, Path(genesis.source)), genesis.public.get("overrides"), genesis.source)
+    return with_overrides(scenario_from(document, Path(genesis.source), verified=True), genesis.public.get("overrides"), genesis.source)
 
 
 def with_overrides(loaded: LoadedScenario, overrides: dict | None, source: str) -> LoadedScenario:
@@ -38,6 +55,8 @@ def with_overrides(loaded: LoadedScenario, overrides: dict | None, source: str) 
     The scenario document (and its hash) stays as shipped; the genesis file
     records the override beside it, so every party plays with the same one.
     """
+    from pbem.datafiles import LoadedScenario
+
     if not overrides:
         return loaded
     rows = overrides.get("ground_support")

@@ -9,13 +9,12 @@ position reaches a player, so hiding units later changes this module alone.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any, Iterator
 
 from pbem.errors import BadInput
-from pbem.game.codec import state_from_json, state_to_json
-from pbem.model.state import GameState
+
+if TYPE_CHECKING:
+    from pbem.model.state import GameState
 
 VIEW_FORMAT = "pbem-view-1"
 
@@ -57,7 +56,7 @@ def build_view(
         "ruleset": ruleset,
         "awaiting": None if over else state.position.phasing,
         "over": over,
-        "state": state_to_json(state),
+        "state": _state_json(state),
         "last": last,
     }
 
@@ -75,7 +74,7 @@ def reading_view(source: str, what: str = "the view sealed in this turn file") -
     """
     try:
         yield
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ValidationError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # pydantic's ValidationError is a ValueError
         detail = _what_is_wrong(exc)
         raise BadInput(
             f"{what} is malformed ({detail})",
@@ -89,22 +88,30 @@ def _what_is_wrong(exc: Exception) -> str:
 
     if isinstance(exc, KeyError):
         return f"no {exc.args[0]}"
-    if isinstance(exc, ValidationError):
+    if type(exc).__name__ == "ValidationError" and callable(getattr(exc, "errors", None)):
         first = exc.errors()[0]
         return f"{json_path(first['loc'])}: {first['msg']}"
     return f"{type(exc).__name__}: {exc}"[:120]
 
 
-def checked_view(view: Any, source: str) -> dict[str, Any]:
-    """``view`` when it holds everything a player's commands read from it; else BadInput naming ``source``."""
-    from pbem.model.ruleset import Ruleset
+def checked_view(view: Any, source: str, *, deep: bool = True) -> dict[str, Any]:
+    """``view`` when it holds everything a player's commands read from it; else BadInput naming ``source``.
 
+    ``deep`` also builds the position and rules from it, as the commands that
+    check orders must; ``pbem view`` only reads the JSON (inside
+    :func:`reading_view`), so it skips that and loads no model.
+    """
     with reading_view(source):
         missing = [k for k in VIEW_KEYS if k not in view] if isinstance(view, dict) else list(VIEW_KEYS)
         if missing:
             raise KeyError(", ".join(missing))
-        state_of_view(view)
-        Ruleset(**view["ruleset"])
+        if deep:
+            from pbem.model.ruleset import Ruleset
+
+            state_of_view(view)
+            Ruleset(**view["ruleset"])
+        else:
+            _shape_of_state(view["state"])
         last = view["last"]
         if last is not None:
             absent = [k for k in LAST_KEYS if k not in last]
@@ -115,8 +122,37 @@ def checked_view(view: Any, source: str) -> dict[str, Any]:
     return view
 
 
+UNIT_KINDS = ("infantry", "cavalry", "engineer", "recon", "armor", "artillery", "airassault")
+"""The unit kinds of :data:`pbem.model.common.Kind`, here without loading pydantic (a test keeps them equal)."""
+STRENGTHS = ("attack", "defense", "move", "barrage", "fpf", "range")
+
+
+def _shape_of_state(state: Any) -> None:
+    """The shape ``pbem view`` reads from a position, checked without building models (TypeError/KeyError when wrong)."""
+    position, units, locations = state["position"], state["units"], state["locations"]
+    if not isinstance(position["turn"], int) or position["phasing"] not in ("US", "JP"):
+        raise TypeError("state.position")
+    if not isinstance(units, list) or not isinstance(locations, dict):
+        raise TypeError("state.units or state.locations")
+    for i, unit in enumerate(units):
+        if not isinstance(unit["id"], str) or unit["side"] not in ("US", "JP") or unit["kind"] not in UNIT_KINDS:
+            raise TypeError(f"state.units[{i}]")
+        if any(not isinstance(unit.get(f, 0), int) or isinstance(unit.get(f, 0), bool) for f in STRENGTHS):
+            raise TypeError(f"state.units[{i}] strengths")
+        if not isinstance(locations.get(unit["id"]), str):
+            raise KeyError(f"state.locations.{unit['id']}")
+
+
+def _state_json(state: GameState) -> dict[str, Any]:
+    from pbem.game.codec import state_to_json
+
+    return state_to_json(state)
+
+
 def state_of_view(view: dict[str, Any]) -> GameState:
     """The position a view shows, for checking orders against it offline."""
+    from pbem.game.codec import state_from_json
+
     return state_from_json(view["state"])
 
 
@@ -134,29 +170,33 @@ def public_record(state: GameState, *, over: bool, last: dict | None) -> dict[st
     return public
 
 
-def outlook(scenario, view: dict[str, Any]) -> dict[str, Any]:
+def outlook(scenario: dict[str, Any], view: dict[str, Any], overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the scenario says about the rest of the game, from where ``view`` stands.
 
-    The scenario is public (the genesis turn file carries it), so this adds
-    nothing a player could not read there; it saves him reading it.  Works for
-    any scenario: it holds only what the scenario model holds.
+    ``scenario`` is the scenario document the genesis turn file carries (and
+    ``overrides`` the referee's recorded overrides, such as a Ground Support
+    track), read as plain JSON so that ``pbem view`` loads no model.  The
+    scenario is public, so this adds nothing a player could not read there;
+    it saves him reading it.  Works for any scenario.
     """
     position = view["state"]["position"]
     locations = view["state"]["locations"]
     turn = position["turn"]
     to_come = [
-        {"turn": u.arrives, "unit": u.id, "side": u.side, "name": u.name, "entry": u.entry or "anywhere (air assault)"}
-        for u in scenario.units
-        if u.arrives is not None and locations.get(u.id, "offmap") == "offmap"
+        {"turn": u["arrives"], "unit": u["id"], "side": u["side"], "name": u.get("name"),
+         "entry": u.get("entry") or "anywhere (air assault)"}
+        for u in scenario.get("units", [])
+        if u.get("arrives") is not None and locations.get(u["id"], "offmap") == "offmap"
     ]
+    track = (overrides or {}).get("ground_support") or scenario.get("ground_support", [])
     return {
-        "title": scenario.title,
-        "first_player": scenario.first_player,
-        "first_turn": scenario.first_turn,
-        "last_turn": scenario.last_turn,
+        "title": scenario.get("title"),
+        "first_player": scenario.get("first_player"),
+        "first_turn": scenario.get("first_turn"),
+        "last_turn": scenario.get("last_turn"),
         "reinforcements": sorted(to_come, key=lambda r: (r["turn"], r["side"], r["unit"])),
         "ground_support": [
-            {"turn": row.turn, "US": row.US, "JP": row.JP} for row in scenario.ground_support if row.turn > turn
+            {"turn": row["turn"], "US": row.get("US", 0), "JP": row.get("JP", 0)} for row in track if row["turn"] > turn
         ],
-        "objectives": [o.model_dump(mode="json", exclude_none=True) for o in scenario.objectives],
+        "objectives": [dict(o) for o in scenario.get("objectives", [])],
     }

@@ -1,0 +1,71 @@
+"""Command-line values turned into ``Path``, ``str`` and ``bool`` without pydantic.
+
+Recent typer releases coerce every parameter through a pydantic
+``TypeAdapter``, which costs a player's ``pbem view`` or ``pbem verify`` the
+import of pydantic and a schema build per parameter although neither
+command reads a pydantic model.  pbem's parameters are only paths, strings,
+lists of paths and flags, which need no validation beyond what the command
+itself does, so :func:`install` gives each such parameter a plain coercion.
+A typer without adapters (before 0.20) is left as it is, and any parameter
+of another type keeps typer's own coercion.
+"""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+from typing import Any
+
+PLAIN = (Path, str, bool)
+
+
+class _Plain:
+    """The coercion typer's parameter asks for: ``coerce(value, param=, ctx=)``."""
+
+    def __init__(self, to_path: bool) -> None:
+        self.to_path = to_path
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value is None:
+            return () if param.multiple or param.nargs == -1 else None
+        if isinstance(value, (list, tuple)):
+            return [self._one(v) for v in value]
+        return self._one(value)
+
+    def _one(self, value: Any) -> Any:
+        return Path(value) if self.to_path and not isinstance(value, Path) else value
+
+
+def _plain_type(annotation: Any) -> type | None:
+    """``Path``, ``str`` or ``bool`` for those, their ``Optional`` and ``list`` forms; None for anything else."""
+    if annotation in PLAIN:
+        return annotation
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    origin = typing.get_origin(annotation)
+    if len(args) == 1 and (origin is list or origin is typing.Union) and args[0] in PLAIN:
+        return args[0]
+    return None
+
+
+def _make_plain(param: Any) -> Any:
+    descriptor = getattr(param, "type_descriptor", None)
+    if descriptor is not None and hasattr(param, "_runtime_param"):
+        kind = _plain_type(descriptor.annotation)
+        if kind is not None:
+            param._runtime_param = _Plain(kind is Path)
+    return param
+
+
+def _make_plain_or_none(param: Any) -> Any:
+    return None if param is None else _make_plain(param)
+
+
+def install(command: Any) -> None:
+    """Give every plain parameter of ``command`` and its subcommands, ``--help`` included, the plain coercion."""
+    for param in getattr(command, "params", ()):
+        _make_plain(param)
+    if hasattr(command, "get_help_option"):
+        made = command.get_help_option
+        command.get_help_option = lambda ctx: _make_plain_or_none(made(ctx))
+    for sub in getattr(command, "commands", {}).values():
+        install(sub)
