@@ -72,11 +72,11 @@ def adjudicate(
     text = read_text(orders, what="orders file")
     done = adjudicate_orders(turn_file, text, str(orders), identity)
     write_new(target, done.turn.text)
-    keep_orders(folder, turn_file.seq, done.orders.side, orders, text)
+    keep_orders(folder, turn_file.seq, done.orders.side, orders, text, done.orders.revision)
     last = done.step.last
     rolls = ", ".join(str(r["value"]) for r in done.turn.dice.rolls) or "none"
     if last["valid"]:
-        typer.echo(f"wrote {target}: {last['side']} orders carried out; {len(last['combats'])} combat(s), dice {rolls}")
+        typer.echo(f"wrote {target}: {last['side']} orders (revision {done.orders.revision}) carried out; {len(last['combats'])} combat(s), dice {rolls}")
     else:
         typer.echo(f"wrote {target}: {last['side']} orders REJECTED ({len(last['problems'])} problem(s)); nothing was applied")
         for p in last["problems"]:

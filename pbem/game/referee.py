@@ -20,13 +20,13 @@ from pbem.engine.problems import Problem
 from pbem.engine.sequence import game_over, next_player_turn, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
+from pbem.game.folder import orders_name
 from pbem.game.scenario_ref import scenario_hash, scenario_of
 from pbem.game.views import build_view, last_turn_record, public_record
 from pbem.jsonfile import read_json
 from pbem.model.common import SIDES, enemy_of
 from pbem.model.ruleset import Ruleset
 from pbem.model.state import GameState
-from pbem.protocol.canonical import digest
 from pbem.protocol.dice import DiceStream, new_seed
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.ordersfile import OrdersBody, open_orders_for_turn
@@ -62,11 +62,7 @@ def record_step(
         for side in SIDES
     }
     public = public_record(state, over=over, last=last) | (extra_public or {})
-    referee_state = {
-        "state": state_to_json(state),
-        "last": last,
-        "view_digests": {side: digest(view) for side, view in views.items()},
-    }
+    referee_state = {"state": state_to_json(state), "last": last}
     return Step(state, over, last, views, public, referee_state)
 
 
@@ -165,10 +161,12 @@ def adjudicate_orders(turn: TurnFile, orders_text: str, orders_source: str, refe
     body = open_orders_for_turn(orders_text, turn, referee, expected_side=state.position.phasing, source=orders_source)
     dice = DiceStream(secret.next_seed, body.salt)
     scenario_ref = {"id": turn.scenario_id, "hash": turn.scenario_hash}
-    step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref, source=orders_source)
+    # The orders are named by what they are, not by where the referee keeps them: no local path enters a signed record.
+    step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref,
+                source=orders_name(turn.seq, body.side, body.revision))
     following = build_turn(
         referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
         identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
-        next_seed=new_seed(), prev=turn, orders=body.digest, dice_used=dice,
+        next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice,
     )
     return Adjudicated(following, body, step)

@@ -79,7 +79,7 @@ class Game:
             identities=self.parties.identities, public={"to_move": other, "events": [body.orders]},
             views={"US": {"units": ["US-1"], "seq": last.seq + 1}, "JP": {"units": ["JP-1", "JP-2"]}},
             referee_state={"turn": last.seq + 1}, next_seed=dice.new_seed(),
-            prev=last, orders=body.digest, dice_used=stream,
+            prev=last, orders=body.envelope, dice_used=stream,
         )
         self.turns.append(turn)
         return turn
