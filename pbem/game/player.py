@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.errors import BadInput
+from pbem.errors import BadInput, VerificationFailed
+from pbem.game.checks import combat_roll_problems, view_problems
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view
 
@@ -44,7 +45,15 @@ def view_for(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, 
             "last": secret.state.get("last"),
         }
         return role, view
-    return role, open_view(turn, role, identity)
+    view = open_view(turn, role, identity)
+    disagreements = view_problems(view, turn.public) + combat_roll_problems(turn.public, turn.dice.rolls)
+    if disagreements:
+        raise VerificationFailed(
+            f"your {role} view does not match the signed public record: {disagreements[0]}",
+            file=turn.source, field=f"views.{role}",
+            hint="the referee's file is faulty or lying; 'pbem reveal --key' lets you prove what your view says",
+        )
+    return role, view
 
 
 def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:

@@ -21,7 +21,8 @@ from pbem.engine.sequence import game_over, next_player_turn, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.game.folder import orders_name
-from pbem.game.scenario_ref import scenario_hash, scenario_of
+from pbem.game.limits import capped, size_problem
+from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch
 from pbem.game.views import build_view, last_turn_record, public_record
 from pbem.jsonfile import read_json
 from pbem.model.common import SIDES, enemy_of
@@ -85,11 +86,15 @@ def play(
     """
     phasing = state.position.phasing
     problems: list[Problem] = []
-    try:
-        orders = orders_from(orders_document, f"{source} (the orders inside)")
-    except BadInput as exc:
-        problems = [Problem("schema", None, exc.render())]
-        orders = None
+    too_large = size_problem(orders_document, len(state.units))
+    if too_large:
+        problems, orders = [Problem("limits", None, f"{source}: {too_large}; pbem does not adjudicate orders this large")], None
+    else:
+        try:
+            orders = orders_from(orders_document, f"{source} (the orders inside)")
+        except BadInput as exc:
+            problems = [Problem("schema", None, exc.render())]
+            orders = None
     if orders is not None:
         defender = enemy_of(phasing)
         # The defender keeps its Ground Support for its own attacks when its
@@ -102,7 +107,7 @@ def play(
         combats = [c.as_dict() for c in result.combats]
     else:
         after, events, combats = state, [], []
-    last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats)
+    last = last_turn_record(phasing, not problems, capped([p.as_dict() for p in problems]), events, combats)
     over = game_over(loaded.scenario, after)
     return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last)
 
@@ -136,6 +141,9 @@ def start_game(
         ruleset["edition"] = edition
     game = new_game_id()
     scenario_ref = {"id": loaded.scenario.id, "hash": scenario_hash(document)}
+    mismatch = shipped_mismatch(loaded.scenario.id, scenario_ref["hash"])
+    if mismatch:
+        raise BadInput(mismatch, file=str(path), hint="give the edited scenario an id of its own")
     step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset)
     return build_turn(
         referee, game=game, seq=0, scenario=scenario_ref, ruleset=ruleset,

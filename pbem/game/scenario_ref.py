@@ -16,8 +16,28 @@ from pbem.protocol.canonical import digest
 from pbem.protocol.turnfile import TurnFile
 
 
+SHIPPED = Path(__file__).resolve().parent.parent.parent / "scenarios"
+
+
 def scenario_hash(document: dict) -> str:
     return digest(document)
+
+
+def shipped_mismatch(scenario_id: str, hash_: str) -> str | None:
+    """Why a scenario named like one pbem ships cannot be used (its content differs), or None.
+
+    A scenario's id names its content: an edited scenario must carry an id of its own.
+    """
+    from pbem.jsonfile import read_json
+
+    shipped = SHIPPED / f"{scenario_id}.json"
+    if not shipped.is_file():
+        return None
+    expected = scenario_hash(read_json(shipped))
+    if expected == hash_:
+        return None
+    return (f"names scenario {scenario_id!r}, but its content ({hash_}) is not the {scenario_id} pbem ships ({expected}): "
+            "an edited scenario needs an id of its own")
 
 
 def scenario_of(turn: TurnFile) -> LoadedScenario:
@@ -29,4 +49,7 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
             f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
             file=turn.source,
         )
+    mismatch = shipped_mismatch(turn.scenario_id, turn.scenario_hash)
+    if mismatch:
+        raise BadInput(mismatch, file=genesis.source, hint="do not play this game with this pbem; ask the referee")
     return scenario_from(document, Path(genesis.source))

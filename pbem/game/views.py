@@ -32,6 +32,10 @@ def build_view(
     over: bool,
     last: dict | None,
 ) -> dict[str, Any]:
+    """``side``'s view.  The problems of rejected orders go only to the side that wrote them: they
+    name the units and hexes it meant to use, which the enemy must not learn."""
+    if last is not None and last["side"] != side and last["problems"]:
+        last = {**last, "problems": [], "problems_withheld": len(last["problems"])}
     return {
         "format": VIEW_FORMAT,
         "side": side,

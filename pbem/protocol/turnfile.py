@@ -260,6 +260,9 @@ def build_turn(
 
     view_nonces = {side: secrets.token_bytes(32) for side in SIDES}
     view_plaintexts = {side: canonical_bytes({"nonce": b64e(view_nonces[side]), "view": views[side]}) for side in SIDES}
+    for name, plaintext in view_plaintexts.items():
+        if len(plaintext) > MAX_SEALED_PLAINTEXT:
+            raise BadInput(f"the {name} view is {len(plaintext)} bytes, more than a reader opens ({MAX_SEALED_PLAINTEXT})")
     common_bucket = max(bucket_for(p) for p in view_plaintexts.values())
     sealed_views = {
         side: b64e(seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket))
@@ -297,6 +300,8 @@ def build_turn(
     }
     envelope = signing.sign(referee, body, SIGN_CONTEXT)
     text = armour(KIND, canonical_bytes(envelope), {"Game": game, "Sequence": str(seq)})
+    if len(text) > MAX_FILE_CHARS:  # what a reader would refuse is never written
+        raise BadInput(f"turn file {seq} would be {len(text)} characters, more than a reader accepts ({MAX_FILE_CHARS})")
     return parse_turn(text, source=f"turn {seq}")
 
 
