@@ -51,15 +51,16 @@ def forge(base: Path, path: Path, *, step=None, mutate=None, seq: int = 0, order
 
 def resign(base: Path, path: Path, mutate) -> None:
     """As a dishonest referee: change a signed turn file's body and sign it again."""
-    from pbem.protocol import signing
+    from pbem.protocol import parts, signing
     from pbem.protocol.armour import armour
-    from pbem.protocol.canonical import canonical_bytes
     from pbem.protocol.turnfile import SIGN_CONTEXT, parse_turn
 
-    body = copy.deepcopy(parse_turn(path.read_text()).body)
+    original = parse_turn(path.read_text())
+    body = copy.deepcopy(original.body)
     mutate(body)
     envelope = signing.sign(keys(base)["ref"], body, SIGN_CONTEXT)
-    path.write_text(armour("TURN", canonical_bytes(envelope), {"Game": body["game"], "Sequence": str(body["seq"])}))
+    payload = parts.join(envelope, [original.views["US"], original.views["JP"], original.referee_state])
+    path.write_text(armour("TURN", payload, {"Game": body["game"], "Sequence": str(body["seq"])}))
 
 
 def turn(path: Path):
@@ -241,14 +242,14 @@ def test_a_modified_scenario_under_a_real_id_is_refused(game):
 
 
 def _outer(game: Path, sealed: bytes) -> str:
+    from pbem.protocol import parts
     from pbem.protocol.armour import armour
-    from pbem.protocol.canonical import b64e, canonical_bytes
     from pbem.protocol.ordersfile import FORMAT
 
     genesis = turn(game / "game" / "turn-0000.pbem")
     outer = {"format": FORMAT, "game": genesis.game, "answers": {"seq": 0, "turn": genesis.digest}, "side": "US",
-             "revision": 1, "sealed": b64e(sealed)}
-    return armour("ORDERS", canonical_bytes(outer), {})
+             "revision": 1, "sealed": parts.descriptor(sealed)}
+    return armour("ORDERS", parts.join(outer, [sealed]), {})
 
 
 def test_an_unsigned_orders_bomb_is_refused_before_anything_inflates(game):

@@ -29,7 +29,8 @@ before anything could inflate) with ``info = seal_info("orders", {"game",
 The **outer layer** is the armoured block of kind ``ORDERS`` (headers
 ``Game``, ``Answers``, ``Side``, ``Revision``, checked against the content)
 whose payload is the canonical JSON of ``{"format", "game", "answers",
-"side", "revision", "sealed": <b64>}``.  The outer copies give clear
+"side", "revision", "sealed": <part descriptor>}`` followed by the sealed
+bytes (:mod:`pbem.protocol.parts`).  The outer copies give clear
 refusals (old orders, another turn file, a turn not yet written) before
 anything is opened; the signed header must agree with them.
 
@@ -54,7 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
-from pbem.protocol import fields, signing
+from pbem.protocol import fields, parts, signing
 from pbem.protocol.armour import armour, dearmour
 from pbem.protocol.canonical import DIGEST_PREFIX, b64e, canonical_bytes, digest, parse_canonical
 from pbem.protocol.derive import orders_salt_and_nonce
@@ -193,8 +194,8 @@ def build_orders(
         raise BadInput(f"the orders are {len(plaintext)} bytes, more than pbem sends ({MAX_SEALED_PLAINTEXT})",
                        hint="no real orders are that long; check the orders file")
     sealed = seal(plaintext, referee, orders_info(game, answers, side, revision), compress=False)
-    outer = {"format": FORMAT, **labels, "sealed": b64e(sealed)}
-    text = armour(KIND, canonical_bytes(outer), _armour_headers(game, seq, side, revision))
+    outer = {"format": FORMAT, **labels, "sealed": parts.descriptor(sealed)}
+    text = armour(KIND, parts.join(outer, [sealed]), _armour_headers(game, seq, side, revision))
     header = OrdersHeader(envelope, game, seq, turn_digest, side, revision, salt, envelope["body"]["orders"])
     return OrdersFile(text=text, header=header, orders=orders, nonce=nonce)
 
@@ -297,14 +298,15 @@ def read_header(envelope: Any, players: dict[str, PublicIdentity], *, source: st
     return OrdersHeader(envelope, game, answers["seq"], answers["turn"], side, revision, salt, commitment)
 
 
-def outer_labels(text: str, source: str) -> tuple[dict, dict]:
-    """The outer record of an orders file (unopened) and its armour headers, checked against each other."""
+def outer_labels(text: str, source: str) -> tuple[dict, bytes]:
+    """The outer record of an orders file (unopened), checked against its armour headers, and the sealed bytes."""
     if len(text) > MAX_FILE_CHARS:
         raise BadInput(f"is {len(text)} characters, more than an orders file can be ({MAX_FILE_CHARS})",
                        file=source, hint="the file was made to exhaust the reader; do not use it")
     _, headers, payload = dearmour(text, KIND, source)
     where = fields.Where(source)
-    outer = fields.obj(parse_canonical(payload, source=source, what="the orders file"), where, OUTER_KEYS)
+    record, rest = parts.split(payload, source=source, what="the orders file")
+    outer = fields.obj(record, where, OUTER_KEYS)
     game, answers, side, revision = _parse_labels(outer, where)
     for key, value in _armour_headers(game, answers["seq"], side, revision).items():
         if key in headers and headers[key] != value:
@@ -312,7 +314,7 @@ def outer_labels(text: str, source: str) -> tuple[dict, dict]:
                 f"the header says {key}: {headers[key]}, but the content says {value}",
                 file=source, hint="the readable header was edited; the content is what counts — ask the player for the file as sent",
             )
-    return outer, headers
+    return outer, parts.take(rest, [("sealed", outer["sealed"])], where)["sealed"]
 
 
 def open_orders(
@@ -334,7 +336,7 @@ def open_orders(
     :class:`~pbem.errors.VerificationFailed`.
     """
     text, source = text_and_source(text, marker=ARMOUR_MARKER, what="orders file", source=source)
-    outer, _ = outer_labels(text, source)
+    outer, sealed = outer_labels(text, source)
     where = fields.Where(source)
     game, answers, side, revision = outer["game"], outer["answers"], outer["side"], outer["revision"]
     expectations = dict(
@@ -343,7 +345,6 @@ def open_orders(
     )
     _check_answers(game, answers, side, where, layer="these orders", **expectations)
 
-    sealed = fields.b64(outer["sealed"], where.at("sealed"))
     plaintext = open_sealed(
         sealed, referee_identity, orders_info(game, answers, side, revision),
         what="the orders", source=source, field="sealed", sealed_to=None,

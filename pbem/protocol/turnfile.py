@@ -4,7 +4,8 @@ A turn file is an armoured block of kind ``TURN`` (see
 :mod:`pbem.protocol.armour`; headers ``Game`` and ``Sequence``, which readers
 check against the signed content).  Its payload is the canonical JSON of a
 signed envelope (:mod:`pbem.protocol.signing`, context ``"turn"``) made with
-the referee's key.  The envelope's body::
+the referee's key, followed by the raw sealed parts (:mod:`pbem.protocol.parts`:
+``views.US``, ``views.JP``, ``referee_state``, in that order).  The envelope's body::
 
     {
       "format": "pbem-turn-2",
@@ -22,9 +23,9 @@ the referee's key.  The envelope's body::
         "rolls": [{"n": 1, "purpose": "…", "value": 4}, …],
         "next_commitment": "sha256:<hex>"            # commit(seed_{n+1})
       },
-      "views": {"US": "<b64 sealed>", "JP": "<b64 sealed>"},
+      "views": {"US": <part descriptor>, "JP": <part descriptor>},
       "view_commitments": {"US": "sha256:<hex>", "JP": "sha256:<hex>"},
-      "referee_state": "<b64 sealed>",
+      "referee_state": <part descriptor>,
       "state_commitment": "sha256:<hex>"
     }
 
@@ -33,7 +34,7 @@ Rules a reader enforces: ``seq == 0`` exactly when ``prev``, ``orders``,
 identities are repeated in every file and hold three different key sets.
 
 Digests: a turn file is named by ``"sha256:" + hex(SHA-256(payload))`` where
-payload is the dearmoured bytes (canonical JSON of the envelope) — see
+payload is the dearmoured bytes (the envelope's canonical JSON and the sealed parts) — see
 :func:`turn_digest`.  ``orders`` is the player's signed orders header
 (:mod:`pbem.protocol.ordersfile`): it shows, without the orders themselves,
 which turn file the player answered, which revision was adjudicated and its
@@ -72,7 +73,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
-from pbem.protocol import fields, signing
+from pbem.protocol import fields, parts, signing
 from pbem.protocol.armour import armour, dearmour
 from pbem.protocol.canonical import (
     DIGEST_PREFIX,
@@ -265,7 +266,7 @@ def build_turn(
             raise BadInput(f"the {name} view is {len(plaintext)} bytes, more than a reader opens ({MAX_SEALED_PLAINTEXT})")
     common_bucket = max(bucket_for(p) for p in view_plaintexts.values())
     sealed_views = {
-        side: b64e(seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket))
+        side: seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket)
         for side in SIDES
     }
     nonce = secrets.token_bytes(32)
@@ -293,13 +294,14 @@ def build_turn(
             "rolls": dice_used.rolls if dice_used else [],
             "next_commitment": commit(next_seed),
         },
-        "views": sealed_views,
+        "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},
         "view_commitments": {side: commit_view(view_nonces[side], views[side]) for side in SIDES},
-        "referee_state": b64e(sealed_state),
+        "referee_state": parts.descriptor(sealed_state),
         "state_commitment": commit_state(nonce, referee_state),
     }
     envelope = signing.sign(referee, body, SIGN_CONTEXT)
-    text = armour(KIND, canonical_bytes(envelope), {"Game": game, "Sequence": str(seq)})
+    payload = parts.join(envelope, [sealed_views["US"], sealed_views["JP"], sealed_state])
+    text = armour(KIND, payload, {"Game": game, "Sequence": str(seq)})
     if len(text) > MAX_FILE_CHARS:  # what a reader would refuse is never written
         raise BadInput(f"turn file {seq} would be {len(text)} characters, more than a reader accepts ({MAX_FILE_CHARS})")
     return parse_turn(text, source=f"turn {seq}")
@@ -315,7 +317,7 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
         raise BadInput(f"is {len(text)} characters, more than a turn file can be ({MAX_FILE_CHARS})",
                        file=source, hint="the file was made to exhaust the reader; do not use it")
     _, headers, payload = dearmour(text, KIND, source)
-    envelope = parse_canonical(payload, source=source, what="the turn file's content")
+    envelope, rest = parts.split(payload, source=source, what="the turn file's content")
     where = fields.Where(source)
     fields.obj(envelope, where, signing.ENVELOPE_KEYS)
     body = fields.obj(envelope["body"], where.at("body"), BODY_KEYS)
@@ -340,10 +342,12 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
     identities = _parse_identities(body["identities"], where.at("identities"))
     dice = _parse_dice(body["dice"], where.at("dice"))
     views_obj = fields.obj(body["views"], where.at("views"), set(SIDES))
-    views = {side: fields.b64(views_obj[side], where.at(f"views.{side}")) for side in SIDES}
+    sealed = parts.take(rest, [(f"views.{side}", views_obj[side]) for side in SIDES]
+                        + [("referee_state", body["referee_state"])], where)
+    views = {side: sealed[f"views.{side}"] for side in SIDES}
     commitments_obj = fields.obj(body["view_commitments"], where.at("view_commitments"), set(SIDES))
     view_commitments = {side: fields.digest_value(commitments_obj[side], where.at(f"view_commitments.{side}")) for side in SIDES}
-    referee_state = fields.b64(body["referee_state"], where.at("referee_state"))
+    referee_state = sealed["referee_state"]
     state_commitment = fields.digest_value(body["state_commitment"], where.at("state_commitment"))
 
     if seq == 0:

@@ -1,7 +1,7 @@
 import pytest
 
 from pbem.errors import BadInput, VerificationFailed
-from pbem.protocol import ordersfile, sealing
+from pbem.protocol import ordersfile, parts, sealing
 from pbem.protocol.armour import armour, dearmour
 from pbem.protocol.canonical import b64e, canonical_bytes, digest
 
@@ -111,8 +111,8 @@ def test_old_signed_orders_resealed_under_new_labels(new_game, parties):
     sealed = sealing.seal(canonical_bytes(content), parties.ref.public,
                           ordersfile.orders_info(current.game, answers, side, 1), compress=False)
     outer = {"format": ordersfile.FORMAT, "game": current.game, "answers": answers, "side": side, "revision": 1,
-             "sealed": b64e(sealed)}
-    text = armour("ORDERS", canonical_bytes(outer), {})
+             "sealed": parts.descriptor(sealed)}
+    text = armour("ORDERS", parts.join(outer, [sealed]), {})
     with pytest.raises(BadInput) as caught:
         ordersfile.open_orders_for_turn(text, current, parties.ref)
     assert "signed orders inside" in caught.value.message and "old orders" in caught.value.message
