@@ -314,3 +314,23 @@ def test_the_problems_of_rejected_orders_go_only_to_their_writer(game):
     assert us["last"]["problems"] and not jp["last"]["problems"]
     assert jp["last"]["problems_withheld"] == len(us["last"]["problems"])
     assert "1204" not in json.dumps(jp)
+
+
+def test_no_local_path_of_the_referee_enters_a_signed_record(game):
+    """Issue 15: orders refused by the schema are named by what they are, so two referees' records agree."""
+    from pbem.game.folder import load_turn
+    from pbem.protocol.files import write_new
+    from pbem.protocol.ordersfile import build_orders_for_turn
+
+    (game / "game" / "orders-0000-US.receipt").unlink()
+    inbox = game / "referee's inbox"
+    inbox.mkdir()
+    nonsense = {"moves": "all of them"}
+    write_new(inbox / "mail.pbem", build_orders_for_turn(keys(game)["us"], load_turn(game / "game" / "turn-0000.pbem"), "US", nonsense).text)
+    pbem(game, "adjudicate", "game/turn-0000.pbem", inbox / "mail.pbem", "--key", "ref.key")
+    us = pbem(game, "view", "game/turn-0001.pbem", "--key", "us.key", "--json").stdout
+    problems = json.loads(us)["last"]["problems"]
+    assert problems and "orders-0000-US.pbem" in problems[0]["message"]
+    assert "inbox" not in us and str(game) not in us
+    pbem(game, "reveal", "game", "--key", "ref.key", "-o", "reveal.pbem")
+    pbem(game, "audit", "game", "--reveal", "reveal.pbem")

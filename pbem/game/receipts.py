@@ -86,9 +86,14 @@ def submit_orders(
     folder = folder_of(turn.source)
     receipt_path = folder / receipt_name(turn.seq, side)
     record = read_receipt(receipt_path)
-    if record is not None and (record["game"], record["answers"]["turn"], record["side"]) != (turn.game, turn.digest, side):
-        raise BadInput(f"belongs to another game or turn file than {turn.source}", file=str(receipt_path),
-                       hint="keep each game in its own folder")
+    if record is not None and (record["game"], record["side"]) != (turn.game, side):
+        raise BadInput(f"belongs to another game than {turn.source}", file=str(receipt_path), hint="keep each game in its own folder")
+    if record is not None and record["answers"]["turn"] != turn.digest:
+        raise BadInput(
+            f"you already answered another turn file numbered {turn.seq} ({record['answers']['turn']}), not {turn.source} "
+            f"({turn.digest}): the referee sent two different turn files with one number",
+            file=str(receipt_path), hint="run 'pbem verify' on both turn files and show the result to your opponent",
+        )
     revisions = record["revisions"] if record else []
     latest = revisions[-1] if revisions else None
     if latest is not None and _same(latest["document"], document):
