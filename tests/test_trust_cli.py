@@ -334,3 +334,27 @@ def test_no_local_path_of_the_referee_enters_a_signed_record(game):
     assert "inbox" not in us and str(game) not in us
     pbem(game, "reveal", "game", "--key", "ref.key", "-o", "reveal.pbem")
     pbem(game, "audit", "game", "--reveal", "reveal.pbem")
+
+
+def test_a_player_answering_two_turn_files_with_one_number_is_told_at_submit(game):
+    (game / "fork-b").mkdir()
+    shutil.copy(game / "game" / "turn-0000.pbem", game / "fork-b")
+    pbem(game, "adjudicate", "fork-b/turn-0000.pbem", "game/orders-0000-US.pbem", "--key", "ref.key")
+    pbem(game, "adjudicate", "game/turn-0000.pbem", "game/orders-0000-US.pbem", "--key", "ref.key")
+    (game / "jp.json").write_text(json.dumps({"moves": []}))
+    pbem(game, "submit", "jp.json", "--turn", "game/turn-0001.pbem", "--key", "jp.key")
+    shutil.copy(game / "fork-b" / "turn-0001.pbem", game / "game" / "turn-0001-again.pbem")
+    result = pbem(game, "submit", "jp.json", "--turn", "game/turn-0001-again.pbem", "--key", "jp.key", expect=2)
+    assert "orders-0001-JP.receipt" in result.stderr and "two different turn files with one number" in result.stderr
+
+
+def test_limits_bound_what_the_engine_sees_and_what_a_rejection_records():
+    from pbem.game.limits import MAX_LIST, MAX_PROBLEMS, capped, size_problem
+
+    assert size_problem({"moves": [{"unit": "a", "path": []}] * 3}, units=3) is None
+    assert "4 moves" in size_problem({"moves": [{"unit": "a", "path": []}] * 4}, units=3)
+    assert f"more than {MAX_LIST}" in size_problem({"attacks": [{"defenders": ["x"] * (MAX_LIST + 1)}]}, units=3)
+    many = [{"rule": "5.1", "unit": None, "message": str(i)} for i in range(MAX_PROBLEMS + 10)]
+    kept = capped(many)
+    assert len(kept) == MAX_PROBLEMS and kept[-1]["message"] == "and 11 more problem(s)"
+    assert capped(many[:3]) == many[:3]
