@@ -227,6 +227,8 @@ def test_a_turn_file_switching_the_ruleset_fails_verify(game):
     resign(game, path, lambda body: body["ruleset"].update(edition="spi-1975"))
     result = pbem(game, "verify", "game", expect=1)
     assert "turn-0001.pbem" in result.stdout and "switches the ruleset" in result.stdout
+    played_on = pbem(game, "view", path, "--key", "jp.key", expect=1)
+    assert "turn-0001.pbem" in played_on.stderr and "another ruleset" in played_on.stderr
 
 
 def test_a_modified_scenario_under_a_real_id_is_refused(game):

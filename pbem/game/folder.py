@@ -65,7 +65,8 @@ def load_turn(path: Path) -> TurnFile:
     """Read and verify a turn file: signed by the referee its game's genesis file names.
 
     The genesis file names its own referee; every later file must carry that
-    referee's signature, so the genesis is looked up beside the file.
+    referee's signature, and the genesis file's ruleset and scenario, so the
+    genesis is looked up beside the file.
     """
     from pbem.protocol.files import read_text
     from pbem.protocol.turnfile import REFEREE, parse_turn
@@ -75,7 +76,15 @@ def load_turn(path: Path) -> TurnFile:
     if parsed.is_genesis:
         return read_turn(text, source=str(path))
     genesis = genesis_of(parsed)
-    return read_turn(text, genesis.identities[REFEREE], source=str(path))
+    turn = read_turn(text, genesis.identities[REFEREE], source=str(path))
+    if turn.ruleset != genesis.ruleset or (turn.scenario_id, turn.scenario_hash) != (genesis.scenario_id, genesis.scenario_hash):
+        from pbem.errors import VerificationFailed
+
+        raise VerificationFailed(
+            "plays another ruleset or scenario than the game's first turn file: both are fixed for the whole game",
+            file=str(path), hint="do not play on from this file; run 'pbem verify' and show the result to your opponent",
+        )
+    return turn
 
 
 def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str, revision: int = 1) -> None:
