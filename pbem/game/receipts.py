@@ -59,10 +59,13 @@ def read_receipt(path: Path) -> dict | None:
         return None
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-        if record.get("format") != FORMAT or not isinstance(record.get("revisions"), list):
+        shaped = (
+            record.get("format") == FORMAT
+            and isinstance(record.get("revisions"), list)
+            and all({"revision", "orders", "salt", "file", "document"} <= set(item) for item in record["revisions"])
+        )
+        if not shaped:
             raise ValueError
-        for item in record["revisions"]:
-            item["revision"], item["orders"], item["file"]  # noqa: B018 - shape check
         return record
     except (ValueError, KeyError, TypeError, AttributeError, OSError):
         raise BadInput("is not a receipt pbem can read", file=str(path),

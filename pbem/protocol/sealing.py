@@ -30,6 +30,12 @@ alike (the two sides' views) pass the same ``min_bucket`` so that all of
 them have the same length.  Sealed length = ``32 + bucket + 16``.
 
 Opening checks the length prefix and that every padding byte is zero.
+
+What anyone may seal to the referee (orders) is sealed **without**
+compression (``compress=False``): a few KiB of zeros inflate to megabytes,
+and the signature inside cannot be checked before inflating.  Every reader
+also gives a ``limit``: sealed data longer than its bucket, or inflating
+past it, is refused before it costs anything.
 """
 
 from __future__ import annotations
