@@ -360,3 +360,10 @@ def test_limits_bound_what_the_engine_sees_and_what_a_rejection_records():
     kept = capped(many)
     assert len(kept) == MAX_PROBLEMS and kept[-1]["message"] == "and 11 more problem(s)"
     assert capped(many[:3]) == many[:3]
+
+
+def test_a_signed_public_record_of_the_wrong_shape_is_a_finding_not_a_crash(game):
+    path = adjudicated(game)
+    resign(game, path, lambda body: body.update(public=["not", "a", "record"]))
+    result = pbem(game, "verify", "game", expect=1)
+    assert "turn-0001.pbem" in result.stdout and "not an object" in result.stdout

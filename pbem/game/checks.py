@@ -66,6 +66,8 @@ def verify_game(
 def combat_roll_problems(public: dict, rolls: Iterable[dict]) -> list[str]:
     """Where the public combat record does not show the die the public rolls made (combat N takes the roll
     whose purpose is ``combat N: …``)."""
+    if not isinstance(public, dict) or not isinstance(public.get("last") or {}, dict):
+        return ["the public record is not an object with a 'last' record"]
     by_combat = {}
     for roll in rolls:
         label = roll["purpose"].split(":", 1)[0]
@@ -73,6 +75,8 @@ def combat_roll_problems(public: dict, rolls: Iterable[dict]) -> list[str]:
             by_combat[label.removeprefix("combat ")] = roll
     combats = ((public or {}).get("last") or {}).get("combats") or []
     problems, shown = [], set()
+    if not isinstance(combats, list) or not all(isinstance(c, dict) and "index" in c for c in combats):
+        return ["the public combat record is not a list of combats"]
     for combat in combats:
         if combat.get("die") is None:
             continue
@@ -89,12 +93,14 @@ def combat_roll_problems(public: dict, rolls: Iterable[dict]) -> list[str]:
 
 def view_problems(view: dict, public: dict) -> list[str]:
     """Where a side's view disagrees with the signed public record of the same turn file."""
+    if not isinstance(view, dict) or not isinstance(public, dict):
+        return ["the view or the public record is not an object"]
     problems = []
     for key in ("awaiting", "over"):
         if view.get(key) != public.get(key):
             problems.append(f"the view says {key} is {view.get(key)!r}, the public record {public.get(key)!r}")
-    shown = ((view.get("last") or {}).get("combats")) or []
-    public_combats = ((public.get("last") or {}).get("combats")) or []
+    shown = (view.get("last") or {}).get("combats") if isinstance(view.get("last") or {}, dict) else None
+    public_combats = (public.get("last") or {}).get("combats") if isinstance(public.get("last") or {}, dict) else None
     if canonical_bytes(shown) != canonical_bytes(public_combats):
         problems.append("the combats in the view are not the combats of the public record")
     return problems
