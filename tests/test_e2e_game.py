@@ -129,11 +129,15 @@ def played(tmp_path_factory):
             player.pbem("submit", orders_path, "--turn", mine, "--key", player.key)
         inbox = ref.dir / f"inbox-{sent.name}"
         shutil.copy(sent, inbox)
+        received = [inbox]
+        if seq == 0:  # both revisions reached the referee; he gives both, and the latest is adjudicated
+            received.insert(0, ref.dir / "inbox-first.pbem")
+            shutil.copy(player.game / "orders-0000-US.pbem", received[0])
         if seq == 1:
             # "Your file arrived damaged": the player submits the same orders again, which signs nothing new.
             resend = player.pbem("submit", orders_path, "--turn", mine, "--key", player.key)
             assert "revision 1 already" in resend.stdout
-        ref.pbem("adjudicate", turn, inbox, "--key", "ref.key")
+        ref.pbem("adjudicate", turn, *received, "--key", "ref.key")
         seq += 1
         turns_played += 1
         assert turns_played <= 20, "the game should end after its eight player-turns"
@@ -162,7 +166,8 @@ def test_every_party_verifies_the_game(played):
 def test_the_replaced_orders_are_the_ones_adjudicated_and_the_player_is_told(played):
     us = played["us"]
     result = us.pbem("verify", us.game)
-    assert "turn-0001.pbem: adjudicated your revision 2 (orders-0000-US-r2.pbem)" in result.stdout
+    assert ("turn-0001.pbem: adjudicated your revision 2 (orders-0000-US-r2.pbem); "
+            "the referee lists revision(s) 1 as received and superseded") in result.stdout
     assert "turn-0002.pbem" not in result.stdout  # JP's orders: nothing of the US player's to say
 
 

@@ -22,7 +22,8 @@ def keys(base: Path):
     return {name: read_private(base / f"{name}.key", None) for name in ("ref", "us", "jp")}
 
 
-def forge(base: Path, path: Path, *, step=None, mutate=None, seq: int = 0, orders_file: str = "game/orders-0000-US.pbem") -> None:
+def forge(base: Path, path: Path, *, step=None, mutate=None, seq: int = 0, orders_file: str = "game/orders-0000-US.pbem",
+          superseded: list | None = None) -> None:
     """As a dishonest referee: adjudicate ``orders_file`` on turn ``seq`` honestly, then write turn ``seq + 1``
     with ``step`` (a changed record) or ``mutate`` (applied to the views, public record and state) instead."""
     from pbem.game.folder import load_turn
@@ -44,7 +45,7 @@ def forge(base: Path, path: Path, *, step=None, mutate=None, seq: int = 0, order
     forged = build_turn(
         ref, game=turn.game, seq=turn.seq + 1, scenario={"id": turn.scenario_id, "hash": turn.scenario_hash},
         ruleset=turn.ruleset, identities=turn.identities, public=public, views=views, referee_state=state,
-        next_seed=new_seed(), prev=turn, orders=done.orders.envelope, dice_used=dice,
+        next_seed=new_seed(), prev=turn, orders=done.orders.envelope, dice_used=dice, superseded=superseded,
     )
     write_new(path, forged.text)
 
@@ -88,11 +89,32 @@ def test_different_orders_need_a_new_revision_which_every_check_names(game):
     refused = pbem(game, "submit", "changed.json", "--turn", "game/turn-0000.pbem", "--key", "us.key", expect=2)
     assert "orders-0000-US.receipt" in refused.stderr and "--replace" in refused.stderr
     pbem(game, "submit", "changed.json", "--turn", "game/turn-0000.pbem", "--key", "us.key", "--replace")
-    # The referee takes revision 1 anyway (its dice suited him better): the player is told.
+    # The referee takes revision 1 anyway (its dice suited him better), saying revision 2 never came: the player is told.
     adjudicated(game)
     result = pbem(game, "verify", "game")
-    assert "adjudicated your revision 1 (orders-0000-US.pbem); your later revision 2 was not taken" in result.stdout
+    assert "adjudicated your revision 1 (orders-0000-US.pbem); your later revision 2 did not reach the referee by his account" in result.stdout
     assert json.loads(pbem(game, "verify", "--json", "game").stdout)["notes"]
+
+
+def test_a_referee_who_lists_a_later_revision_but_takes_an_earlier_one_fails_verify(game):
+    from pbem.game.folder import load_turn
+    from pbem.protocol.ordersfile import build_orders_for_turn
+
+    later = build_orders_for_turn(keys(game)["us"], load_turn(game / "game" / "turn-0000.pbem"), "US",
+                                  {"moves": [{"unit": "us-7cav", "enter": "1105", "path": []}]}, revision=2)
+    forge(game, game / "game" / "turn-0001.pbem", superseded=[later.envelope])
+    result = pbem(game, "verify", "game", expect=1)
+    assert "turn-0001.pbem" in result.stdout and "received US revision 2 but adjudicated the earlier revision 1" in result.stdout
+
+
+def test_the_referee_given_every_revision_adjudicates_the_latest_and_lists_the_rest(game):
+    (game / "changed.json").write_text(json.dumps({"moves": [{"unit": "us-7cav", "enter": "1105", "path": []}]}))
+    pbem(game, "submit", "changed.json", "--turn", "game/turn-0000.pbem", "--key", "us.key", "--replace")
+    done = pbem(game, "adjudicate", "game/turn-0000.pbem", "game/orders-0000-US-r2.pbem", "game/orders-0000-US.pbem", "--key", "ref.key")
+    assert "revision 2, superseding 1" in done.stdout
+    following = turn(game / "game" / "turn-0001.pbem")
+    assert following.orders_header["body"]["revision"] == 2 and [h["body"]["revision"] for h in following.superseded] == [1]
+    assert "lists revision(s) 1 as received" in pbem(game, "verify", "game").stdout
 
 
 # 11.2 ---------------------------------------------------------------------------------------------

@@ -189,8 +189,11 @@ def _adjudicated(following: TurnFile, record: dict, receipt: str) -> tuple[str |
         return (f"turn {following.seq} adjudicated orders {following.orders} (revision {header['revision']}), "
                 f"none of yours (revisions {', '.join(map(str, numbers))} in {receipt})"), None
     later = [n for n in numbers if n > item["revision"]]
+    listed = sorted(envelope["body"]["revision"] for envelope in following.superseded)
     note = f"{following.source}: adjudicated your revision {item['revision']} ({item['file']})"
+    if listed:
+        note += f"; the referee lists revision(s) {', '.join(map(str, listed))} as received and superseded"
     if later:
-        note += (f"; your later revision {max(later)} was not taken — if it reached the referee "
-                 "before he adjudicated, ask him why (docs/PROTOCOL.md, Revisions)")
+        note += (f"; your later revision {max(later)} did not reach the referee by his account — if you sent it "
+                 "well before he adjudicated, ask him why (docs/PROTOCOL.md, Salts, revisions and receipts)")
     return None, note

@@ -159,14 +159,38 @@ class Adjudicated:
     step: Step
 
 
-def adjudicate_orders(turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity) -> Adjudicated:
-    """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file."""
+def adjudicate_orders(
+    turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity, *, earlier: list[tuple[str, str]] = ()
+) -> Adjudicated:
+    """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file.
+
+    ``earlier`` holds ``(text, source)`` of the other revisions of these orders
+    the referee received: the next turn file lists their signed headers, so
+    the player sees which of his revisions arrived, and a referee who took an
+    earlier revision than one he lists is caught by ``verify``.
+    """
     secret = open_referee_state(turn, referee)
     state = state_from_json(secret.state["state"])
     loaded = scenario_of(turn)
     if game_over(loaded.scenario, state):
         raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
-    body = open_orders_for_turn(orders_text, turn, referee, expected_side=state.position.phasing, source=orders_source)
+    phasing = state.position.phasing
+    body = open_orders_for_turn(orders_text, turn, referee, expected_side=phasing, source=orders_source)
+    superseded = {}
+    for text, source in earlier:
+        other = open_orders_for_turn(text, turn, referee, expected_side=phasing, source=source)
+        if other.digest == body.digest or other.digest in superseded:
+            continue  # the same orders sent twice
+        if other.revision >= body.revision:
+            same = other.revision == body.revision
+            raise BadInput(
+                f"is revision {other.revision} of the {phasing} orders, "
+                + (f"the same number as {orders_source} but different orders" if same else f"later than {orders_source} (revision {body.revision})"),
+                file=source,
+                hint="the player signed two different orders with one number; ask him for a new revision" if same
+                else "adjudicate the latest revision received",
+            )
+        superseded[other.digest] = other
     dice = DiceStream(secret.next_seed, body.salt)
     scenario_ref = {"id": turn.scenario_id, "hash": turn.scenario_hash}
     # The orders are named by what they are, not by where the referee keeps them: no local path enters a signed record.
@@ -176,5 +200,16 @@ def adjudicate_orders(turn: TurnFile, orders_text: str, orders_source: str, refe
         referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
         identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
         next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice,
+        superseded=[o.envelope for o in sorted(superseded.values(), key=lambda o: o.revision)],
     )
     return Adjudicated(following, body, step)
+
+
+def adjudicate_received(turn: TurnFile, received: list[tuple[str, str]], referee: PrivateIdentity) -> Adjudicated:
+    """:func:`adjudicate_orders` for every orders file received for ``turn`` (``(text, source)``): the
+    latest revision is adjudicated, the others listed as superseded."""
+    from pbem.protocol.ordersfile import outer_labels
+
+    ranked = sorted(received, key=lambda item: outer_labels(*item)[0]["revision"])
+    text, source = ranked[-1]
+    return adjudicate_orders(turn, text, source, referee, earlier=ranked[:-1])

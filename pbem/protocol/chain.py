@@ -279,6 +279,24 @@ def _orders_header_problems(turn: TurnFile) -> list[str]:
         )
     if header.salt != turn.dice.salt:
         problems.append(f"rolled the dice with another salt than the one in the {header.side} orders it adjudicates")
+    players = {side: turn.identities[side] for side in SIDES}
+    seen = {header.digest: header}
+    for index, envelope in enumerate(turn.superseded):
+        try:
+            earlier = read_header(envelope, players, source=turn.source, field_name=f"superseded[{index}]")
+        except (BadInput, VerificationFailed) as exc:
+            problems.append(f"a superseded orders header does not hold: {exc.message}")
+            continue
+        if (earlier.game, earlier.seq, earlier.turn, earlier.side) != (header.game, header.seq, header.turn, header.side):
+            problems.append(f"lists as superseded {earlier.side} orders for another turn (revision {earlier.revision})")
+        elif earlier.revision > header.revision:
+            problems.append(f"received {header.side} revision {earlier.revision} but adjudicated the earlier revision {header.revision}")
+        elif earlier.revision == header.revision:
+            problems.append(f"second signed orders with revision {earlier.revision} from {header.side} for turn file {header.seq}: "
+                            f"{header.digest} and {earlier.digest}")
+        elif earlier.digest in seen:
+            problems.append(f"lists {header.side} revision {earlier.revision} twice")
+        seen[earlier.digest] = earlier
     return problems
 
 

@@ -13,6 +13,7 @@ the referee's key, followed by the raw sealed parts (:mod:`pbem.protocol.parts`:
       "seq": 0,                              # 0 for genesis, then 1, 2, …
       "prev": null | "sha256:<hex>",         # digest of the previous turn file's payload
       "orders": null | {…},                  # the player's signed orders header adjudicated (ordersfile)
+      "superseded": [{…}, …],                # the signed headers of the earlier revisions received
       "scenario": {"id": "<text>", "hash": "sha256:<hex>"},
       "ruleset": {…},                        # opaque: edition, options
       "identities": {"US": "pbem-id-1 …", "JP": "pbem-id-1 …", "referee": "pbem-id-1 …"},
@@ -101,7 +102,7 @@ ARMOUR_MARKER = "-----BEGIN PBEM"
 
 BODY_KEYS = frozenset(
     {"format", "game", "seq", "prev", "orders", "scenario", "ruleset", "identities",
-     "public", "dice", "views", "view_commitments", "referee_state", "state_commitment"}
+     "public", "dice", "views", "view_commitments", "referee_state", "state_commitment", "superseded"}
 )
 DICE_KEYS = frozenset({"revealed_seed", "salt", "rolls", "next_commitment"})
 ROLL_KEYS = frozenset({"n", "purpose", "value"})
@@ -168,6 +169,7 @@ class TurnFile:
     prev: str | None
     orders: str | None  # the orders digest: digest(orders_header)
     orders_header: dict | None = field(repr=False)
+    superseded: tuple[dict, ...] = field(repr=False)
     scenario_id: str
     scenario_hash: str
     ruleset: dict = field(repr=False)
@@ -228,12 +230,14 @@ def build_turn(
     prev: TurnFile | None = None,
     orders: dict | None = None,
     dice_used: DiceStream | None = None,
+    superseded: list[dict] | None = None,
 ) -> TurnFile:
     """Seal, commit, sign and armour one turn file.
 
     Genesis: ``seq=0`` with no ``prev``, ``orders`` or ``dice_used``.  Later
     files: ``prev`` is the verified previous turn file, ``orders`` the signed
-    header of the orders adjudicated (``OrdersBody.envelope``) and ``dice_used`` the
+    header of the orders adjudicated (``OrdersBody.envelope``), ``superseded``
+    the signed headers of the earlier revisions the referee received, and ``dice_used`` the
     stream the engine rolled (its seed is revealed here).  ``next_seed`` is
     the seed for the next adjudication; only its commitment is published, the
     seed itself goes into the sealed referee state.  Inconsistent arguments
@@ -284,6 +288,7 @@ def build_turn(
         "seq": seq,
         "prev": prev.digest if prev is not None else None,
         "orders": orders,
+        "superseded": list(superseded or []),
         "scenario": {"id": scenario["id"], "hash": scenario["hash"]},
         "ruleset": ruleset,
         "identities": {role: identities[role].line() for role in ROLES},
@@ -335,6 +340,11 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
     prev = fields.digest_or_none(body["prev"], where.at("prev"))
     orders_header = None if body["orders"] is None else fields.obj(body["orders"], where.at("orders"), signing.ENVELOPE_KEYS)
     orders = None if orders_header is None else digest(orders_header)
+    superseded = fields.array(body["superseded"], where.at("superseded"))
+    if len(superseded) > 999:
+        raise where.at("superseded").fail(f"{len(superseded)} superseded revisions; no turn has more than 999")
+    for index, item in enumerate(superseded):
+        fields.obj(item, where.at("superseded").at(index), signing.ENVELOPE_KEYS)
     scenario = fields.obj(body["scenario"], where.at("scenario"), {"id", "hash"})
     scenario_id = fields.string(scenario["id"], where.at("scenario.id"))
     scenario_hash = fields.digest_value(scenario["hash"], where.at("scenario.hash"))
@@ -357,6 +367,8 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
                 raise where.at(name).fail("must be null in the genesis turn file (seq 0)")
         if dice.rolls:
             raise where.at("dice.rolls").fail("the genesis turn file has no rolls")
+        if superseded:
+            raise where.at("superseded").fail("the genesis turn file answers no orders")
     else:
         for name, value in (("prev", prev), ("orders", orders), ("dice.revealed_seed", dice.revealed_seed),
                             ("dice.salt", dice.salt)):
@@ -372,7 +384,7 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
             )
     return TurnFile(
         source=source, text=text, headers=headers, payload=payload, envelope=envelope,
-        game=game, seq=seq, prev=prev, orders=orders, orders_header=orders_header, scenario_id=scenario_id,
+        game=game, seq=seq, prev=prev, orders=orders, orders_header=orders_header, superseded=tuple(superseded), scenario_id=scenario_id,
         scenario_hash=scenario_hash, ruleset=ruleset, identities=identities,
         public=body["public"], dice=dice, views=views, view_commitments=view_commitments, referee_state=referee_state,
         state_commitment=state_commitment,
