@@ -78,7 +78,7 @@ def reveal(
 @app.command()
 def audit(
     game: Annotated[Path, typer.Argument(help="The game folder, with every turn file.")],
-    reveals: Annotated[Optional[list[Path]], typer.Option("--reveal", help="A reveal file (pbem reveal); repeat for several.")] = None,
+    reveals: Annotated[Optional[list[Path]], typer.Option("--reveal", metavar="FILE", help="A reveal file (pbem reveal); repeat for several.")] = None,
     key: Annotated[Optional[Path], typer.Option("--key", help="The referee auditing his own game: his key (never anyone else's).")] = None,
     passphrase_env: PassphraseEnv = None,
 ) -> None:

@@ -50,7 +50,7 @@ def new(
 @app.command()
 def adjudicate(
     turn: Annotated[Path, typer.Argument(help="The turn file the orders answer.")],
-    orders: Annotated[list[Path], typer.Argument(help="The orders file the player sent; give every revision he sent for this turn, and the latest is adjudicated.")],
+    orders: Annotated[list[Path], typer.Argument(metavar="ORDERS", help="The orders file the player sent; give every revision he sent for this turn, and the latest is adjudicated.")],
     key: KeyOption,
     passphrase_env: PassphraseEnv = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Where to write the next turn file (default: beside TURN).")] = None,
