@@ -176,7 +176,8 @@ def test_adjudicate_that_cannot_write_the_turn_file_keeps_no_orders_either(here)
     sent = _submitted(here)
     _, err = pbem("adjudicate", "game/turn-0000.pbem", sent, "--key", "ref.key", "-o", "nowhere/turn-0001.pbem", expect=2)
     assert "nowhere" in err
-    assert sorted(p.name for p in (here / "game").iterdir()) == ["turn-0000.pbem"]
+    # the player's receipt sits beside his turn file; no kept orders and no turn file were written
+    assert sorted(p.name for p in (here / "game").iterdir() if p.suffix == ".pbem") == ["turn-0000.pbem"]
 
 
 def test_adjudicate_elsewhere_when_the_game_folder_refuses_writes_writes_nothing(here, monkeypatch):
@@ -195,13 +196,13 @@ def test_adjudicate_elsewhere_when_the_game_folder_refuses_writes_writes_nothing
     monkeypatch.setattr(files, "write_new", refusing)
     pbem("adjudicate", "game/turn-0000.pbem", sent, "--key", "ref.key", "-o", "turn-0001.pbem", expect=2)
     assert not (here / "turn-0001.pbem").exists()
-    assert sorted(p.name for p in (here / "game").iterdir()) == ["turn-0000.pbem"]
+    assert sorted(p.name for p in (here / "game").iterdir() if p.suffix == ".pbem") == ["turn-0000.pbem"]
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes in read-only folders")
 def test_adjudicate_elsewhere_with_a_read_only_game_folder_writes_nothing(here):
     sent = _submitted(here)
-    (here / "game").chmod(0o555)
+    (here / "game").chmod(0o555)  # the player's receipt is already there, beside his turn file
     try:
         pbem("adjudicate", "game/turn-0000.pbem", sent, "--key", "ref.key", "-o", "turn-0001.pbem", expect=2)
     finally:
@@ -321,8 +322,10 @@ def test_keygen_honours_pbem_passphrase_and_refuses_a_short_one(tmp_path):
     assert _env_run(tmp_path, {"PBEM_PASSPHRASE": "pw"}, "keygen", "carol", "--no-passphrase").returncode == 0
 
 
-def test_two_keys_in_one_command_each_open_with_their_own_passphrase(tmp_path):
-    """The referee audits with his key and a player's, each with its own passphrase and no terminal."""
+def test_each_key_opens_with_its_own_passphrase_variable(tmp_path):
+    """Keys on one machine, each with its own passphrase and no terminal: PBEM_PASSPHRASE_<KEY> wins over PBEM_PASSPHRASE.
+
+    (The audit no longer takes a player's key at all — issue 11 — so no command needs two keys today.)"""
     from pbem.game.referee import start_game
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import generate, write_private, write_public
@@ -336,10 +339,12 @@ def test_two_keys_in_one_command_each_open_with_their_own_passphrase(tmp_path):
     (tmp_path / "game").mkdir()
     genesis = start_game(str(SCENARIO), identities["ref"], identities["us"].public, identities["jp"].public)
     write_new(tmp_path / "game" / "turn-0000.pbem", genesis.text)
-    env = {"PBEM_PASSPHRASE_REF": passphrases["ref"], "PBEM_PASSPHRASE_US": passphrases["us"]}
-    result = _env_run(tmp_path, env, "audit", "game", "--key", "ref.key", "--key", "us.key")
+    env = {"PBEM_PASSPHRASE_REF": passphrases["ref"], "PBEM_PASSPHRASE_US": passphrases["us"], "PBEM_PASSPHRASE": passphrases["jp"]}
+    result = _env_run(tmp_path, env, "audit", "game", "--key", "ref.key")
     assert result.returncode == 0, result.stderr
-    wrong = _env_run(tmp_path, {"PBEM_PASSPHRASE": passphrases["ref"]}, "audit", "game", "--key", "ref.key", "--key", "us.key")
+    seen = _env_run(tmp_path, env, "view", "game/turn-0000.pbem", "--key", "us.key")
+    assert seen.returncode == 0, seen.stderr
+    wrong = _env_run(tmp_path, {"PBEM_PASSPHRASE": passphrases["ref"]}, "view", "game/turn-0000.pbem", "--key", "us.key")
     assert wrong.returncode == 2 and "us.key" in wrong.stderr and "wrong passphrase" in wrong.stderr
 
 

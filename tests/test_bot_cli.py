@@ -32,7 +32,7 @@ def test_demo_plays_verifies_audits_and_says_who_won(demo):
     out = result.stdout
     assert "8/8" in out
     assert "verified: 9 turn files" in out
-    assert "audited: 8 adjudications replayed, 18 sealed views confirmed" in out
+    assert "audited with no key, from the referee's reveal file: 8 adjudications replayed, 18 sealed views confirmed" in out
     assert "Victory (15.4): US " in out
     assert "Result: " in out and ("the United States wins" in out or "Japan wins" in out or "a draw" in out)
     for name in ("ref", "us", "jp"):
@@ -46,7 +46,8 @@ def test_the_demo_files_open_with_the_usual_commands(demo):
     assert "verified 9 turn file(s)" in pbem(base, "verify", "d/game").stdout
     assert "roll(s)" in pbem(base, "dice", "d/game").stdout
     assert "the game is over" in pbem(base, "view", "d/game/turn-0008.pbem", "--key", "d/us.key").stdout
-    pbem(base, "audit", "d/game", "--key", "d/ref.key", "--key", "d/jp.key")
+    pbem(base, "audit", "d/game", "--reveal", "d/reveal.pbem")
+    pbem(base, "audit", "d/game", "--key", "d/ref.key")
 
 
 def test_demo_refuses_a_folder_that_holds_a_game(demo):

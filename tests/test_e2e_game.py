@@ -114,13 +114,30 @@ def played(tmp_path_factory):
         scripted = first_orders.get(side, [])
         orders = scripted.pop(0) if scripted and not view["state"]["position"]["turn"] > 2 else obligatory_attacks(view)
         orders_path = player.dir / f"orders-{seq}.json"
-        orders_path.write_text(json.dumps(orders))
-        player.pbem("validate", orders_path, "--turn", mine, "--key", player.key)
-        player.pbem("submit", orders_path, "--turn", mine, "--key", player.key)
         sent = player.game / f"orders-{seq:04d}-{side}.pbem"
+        if seq == 0:
+            # The US player first sends a landing of one regiment, then changes his mind (the commonest thing by mail).
+            orders_path.write_text(json.dumps({"moves": orders["moves"][:1]}))
+            player.pbem("submit", orders_path, "--turn", mine, "--key", player.key)
+            sent = player.game / f"orders-{seq:04d}-{side}-r2.pbem"
+            orders_path.write_text(json.dumps(orders))
+            player.pbem("submit", orders_path, "--turn", mine, "--key", player.key, expect=2)  # not without --replace
+            player.pbem("submit", orders_path, "--turn", mine, "--key", player.key, "--replace")
+        else:
+            orders_path.write_text(json.dumps(orders))
+            player.pbem("validate", orders_path, "--turn", mine, "--key", player.key)
+            player.pbem("submit", orders_path, "--turn", mine, "--key", player.key)
         inbox = ref.dir / f"inbox-{sent.name}"
         shutil.copy(sent, inbox)
-        ref.pbem("adjudicate", turn, inbox, "--key", "ref.key")
+        received = [inbox]
+        if seq == 0:  # both revisions reached the referee; he gives both, and the latest is adjudicated
+            received.insert(0, ref.dir / "inbox-first.pbem")
+            shutil.copy(player.game / "orders-0000-US.pbem", received[0])
+        if seq == 1:
+            # "Your file arrived damaged": the player submits the same orders again, which signs nothing new.
+            resend = player.pbem("submit", orders_path, "--turn", mine, "--key", player.key)
+            assert "revision 1 already" in resend.stdout
+        ref.pbem("adjudicate", turn, *received, "--key", "ref.key")
         seq += 1
         turns_played += 1
         assert turns_played <= 20, "the game should end after its eight player-turns"
@@ -136,18 +153,52 @@ def test_the_game_runs_to_its_end(played):
 def test_every_party_verifies_the_game(played):
     for party in (played["ref"], played["us"], played["jp"]):
         result = party.pbem("verify", party.game)
-        assert result.stdout.startswith("verified 9 turn file(s), 0 to 8")
+        genesis = party.game / "turn-0000.pbem"
+        from pbem.protocol.turnfile import read_turn
+
+        game_id = read_turn(genesis).game
+        assert result.stdout.startswith(f"verified 9 turn file(s) of game {game_id}, referee ref (fingerprint ")
+        assert ", 0 to 8" in result.stdout
         report = json.loads(party.pbem("verify", "--json", party.game).stdout)
         assert report["ok"] and report["turn_files"] == 9
 
 
+def test_the_replaced_orders_are_the_ones_adjudicated_and_the_player_is_told(played):
+    us = played["us"]
+    result = us.pbem("verify", us.game)
+    assert ("turn-0001.pbem: adjudicated your revision 2 (orders-0000-US-r2.pbem); "
+            "the referee lists revision(s) 1 as received and superseded") in result.stdout
+    assert "turn-0002.pbem" not in result.stdout  # JP's orders: nothing of the US player's to say
+
+
 def test_the_referee_audit_replays_every_adjudication(played):
     ref = played["ref"]
-    shutil.copy(played["us"].key, ref.dir / "us-released.key")
-    shutil.copy(played["jp"].key, ref.dir / "jp-released.key")
-    result = ref.pbem("audit", ref.game, "--key", "ref.key", "--key", "us-released.key", "--key", "jp-released.key")
+    result = ref.pbem("audit", ref.game, "--key", "ref.key")
     assert result.stdout.startswith("audited 8 adjudication(s)")
-    assert "18 sealed view(s) opened and confirmed" in result.stdout
+    assert "18 sealed view(s) confirmed" in result.stdout
+
+
+def test_anyone_audits_the_finished_game_with_the_folder_and_the_reveal_file_only(played, tmp_path):
+    ref, us = played["ref"], played["us"]
+    ref.pbem("reveal", ref.game, "--key", "ref.key", "-o", "reveal.pbem")
+    stranger = tmp_path / "stranger"
+    stranger.mkdir()
+    for turn in sorted(us.game.glob("turn-*.pbem")):
+        shutil.copy(turn, stranger)
+    shutil.copy(ref.dir / "reveal.pbem", tmp_path)
+    result = us.pbem("audit", stranger, "--reveal", tmp_path / "reveal.pbem")
+    assert result.stdout.startswith("audited 8 adjudication(s)") and "18 sealed view(s) confirmed" in result.stdout
+    assert "PRIVATE" not in (tmp_path / "reveal.pbem").read_text()
+    # The player audits his own folder with what he holds: the reveal and his own openings.
+    us.pbem("reveal", us.game, "--key", us.key, "-o", "mine.pbem")
+    result = us.pbem("audit", us.game, "--reveal", tmp_path / "reveal.pbem", "--reveal", us.dir / "mine.pbem")
+    assert "27 sealed view(s) confirmed" in result.stdout
+
+
+def test_a_player_replays_his_own_player_turns(played):
+    us = played["us"]
+    result = us.pbem("verify", us.game, "--replay-mine", "--key", us.key)
+    assert "replayed 4 of your own player-turn(s)" in result.stdout
 
 
 def test_dice_lists_every_roll_with_its_purpose(played):

@@ -141,12 +141,29 @@ def test_each_side_opens_its_own_view_and_not_the_others(game):
 
 
 def test_the_players_receipt_catches_orders_swapped_by_the_referee(game):
-    # The US player writes a second orders file; the referee adjudicates that one instead.
+    # Orders the player signed but never sent from this folder (drafts on his laptop, say) reach the
+    # referee, who adjudicates those instead of the ones sent.
+    shutil.copytree(game / "game", game / "laptop")
+    (game / "laptop" / "orders-0000-US.receipt").unlink()
     (game / "other.json").write_text(json.dumps({"moves": [{"unit": "us-12cav", "enter": "1105", "path": []}]}))
-    pbem(game, "submit", "other.json", "--turn", "game/turn-0000.pbem", "--key", "us.key", "-o", "elsewhere.pbem")
-    pbem(game, "adjudicate", "game/turn-0000.pbem", "elsewhere.pbem", "--key", "ref.key")
+    pbem(game, "submit", "other.json", "--turn", "laptop/turn-0000.pbem", "--key", "us.key", "-o", "draft.pbem")
+    (game / "other.json").write_text(json.dumps({"moves": [{"unit": "us-12cav", "enter": "1106", "path": []}]}))
+    pbem(game, "submit", "other.json", "--turn", "laptop/turn-0000.pbem", "--key", "us.key", "--replace", "-o", "draft2.pbem")
+    pbem(game, "adjudicate", "game/turn-0000.pbem", "draft2.pbem", "--key", "ref.key")
     result = pbem(game, "verify", "game", expect=1)
-    assert "not yours" in result.stdout and "orders-0000-US.pbem.receipt" in result.stdout
+    assert "none of yours (revisions 1 in orders-0000-US.receipt)" in result.stdout and "turn-0001.pbem" in result.stdout
+
+
+def test_second_signed_orders_with_one_revision_are_named(game):
+    # Two different signed orders both numbered revision 1 (drafts sent from two folders): whichever
+    # the referee takes, the player's verify names the pair.
+    shutil.copytree(game / "game", game / "laptop")
+    (game / "laptop" / "orders-0000-US.receipt").unlink()
+    (game / "other.json").write_text(json.dumps({"moves": [{"unit": "us-12cav", "enter": "1105", "path": []}]}))
+    pbem(game, "submit", "other.json", "--turn", "laptop/turn-0000.pbem", "--key", "us.key", "-o", "draft.pbem")
+    pbem(game, "adjudicate", "game/turn-0000.pbem", "draft.pbem", "--key", "ref.key")
+    result = pbem(game, "verify", "game", expect=1)
+    assert "second signed orders with revision 1" in result.stdout and "(orders-0000-US.pbem; receipt" in result.stdout
 
 
 def test_invalid_orders_are_rejected_in_a_signed_turn_file_and_the_seed_is_spent(game):
@@ -155,7 +172,7 @@ def test_invalid_orders_are_rejected_in_a_signed_turn_file_and_the_seed_is_spent
     from pbem.protocol.keys import read_private
     from pbem.protocol.ordersfile import build_orders_for_turn
 
-    (game / "game" / "orders-0000-US.pbem.receipt").unlink()  # the player sends these orders instead
+    (game / "game" / "orders-0000-US.receipt").unlink()  # the player sends these orders instead
     turn = load_turn(game / "game" / "turn-0000.pbem")
     us = read_private(game / "us.key", None)
     bad = {"moves": [{"unit": "us-7cav", "enter": "0101", "path": []}]}  # not a beach (12.21)

@@ -3,8 +3,9 @@
 Every step is the function the matching command calls — ``keygen``,
 ``new``, a player's view and ``validate``, ``submit`` (signed, salted,
 sealed orders and a receipt), the referee's ``adjudicate`` — in one process
-instead of three people's, then ``verify`` and ``audit`` over the folder it
-wrote, and the final result.  Identities are made without a passphrase:
+instead of three people's, then ``verify`` over the folder it wrote, the
+referee's ``reveal`` and a keyless ``audit`` from the reveal file, and the
+final result.  Identities are made without a passphrase:
 they exist for this demo only.
 """
 
@@ -21,16 +22,17 @@ from pbem.bot.report import FinalReport, final_report
 from pbem.datafiles import load_scenario
 from pbem.errors import BadInput
 from pbem.game.audit import AuditReport, audit_game
+from pbem.game.checks import verify_game
 from pbem.game.codec import state_from_json
-from pbem.game.folder import keep_orders, load_turn, orders_name, turn_name
+from pbem.game.folder import keep_orders, load_turn, turn_name
 from pbem.game.player import check_own_orders, side_to_move
-from pbem.game.receipts import receipt_findings, write_receipt
-from pbem.game.referee import adjudicate_orders, start_game
+from pbem.game.receipts import submit_orders
+from pbem.game.referee import adjudicate_received, start_game
+from pbem.game.reveal import read_reveal, referee_reveal, reveal_text
 from pbem.game.scenario_ref import scenario_of
-from pbem.protocol.chain import Finding, verify_chain
+from pbem.protocol.chain import Finding
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import PrivateIdentity, generate, write_private, write_public
-from pbem.protocol.ordersfile import build_orders_for_turn
 from pbem.protocol.turnfile import open_referee_state
 
 PARTIES = {"referee": "ref", "US": "us", "JP": "jp"}
@@ -54,6 +56,7 @@ class DemoResult:
     folder: Path
     game: Path
     keys: dict[str, Path]
+    reveal: Path
     player_turns: int
     verify_findings: list[Finding]
     audit: AuditReport
@@ -120,12 +123,11 @@ def run_demo(
         _, problems = check_own_orders(turn, player, document, str(draft))
         if problems:
             raise BotError(f"{draft}: the bot wrote orders that do not validate: " + "; ".join(map(str, problems)))
-        built = build_orders_for_turn(player, turn, side, document)
-        sent = write_new(game / orders_name(turn.seq, side), built.text)
-        write_receipt(sent, turn, side, built)
-        adjudicated = adjudicate_orders(turn, built.text, str(sent), referee)
+        submitted = submit_orders(turn, player, side, document)
+        sent, text = submitted.path, submitted.built.text
+        adjudicated = adjudicate_received(turn, [(text, str(sent))], referee)
+        keep_orders(game, turn.seq, side, sent, text, submitted.revision)
         path = write_new(game / turn_name(turn.seq + 1), adjudicated.turn.text)
-        keep_orders(game, turn.seq, side, sent, built.text)
         done += 1
         last = adjudicated.step.last
         if on_turn:
@@ -134,12 +136,10 @@ def run_demo(
                 [r["value"] for r in adjudicated.turn.dice.rolls],
             ))
 
-    chain = verify_chain(game)
-    findings = list(chain.findings)
-    if chain.ok:
-        findings += receipt_findings({game}, chain.turns)
-    audit = audit_game(game, referee, {"US": parties["US"], "JP": parties["JP"]})
+    findings = verify_game(game, {game}).findings
+    revealed = write_new(folder / "reveal.pbem", reveal_text(referee_reveal(game, referee)))
+    audit = audit_game(game, [read_reveal(revealed)])  # no key: what any stranger can run
     last_turn = load_turn(path)
     final = open_referee_state(last_turn, referee).state["state"]
     report = final_report(scenario_of(last_turn), state_from_json(final))
-    return DemoResult(folder, game, keys, done, findings, audit, report)
+    return DemoResult(folder, game, keys, revealed, done, findings, audit, report)

@@ -97,7 +97,8 @@ def demo(
     else:
         console.print(f"verified: {result.player_turns + 1} turn files — signatures, hash chain, seeds and every roll")
     if result.audit.ok:
-        console.print(f"audited: {result.audit.replayed} adjudications replayed, {result.audit.views_checked} sealed views confirmed")
+        console.print(f"audited with no key, from the referee's reveal file: {result.audit.replayed} adjudications replayed, "
+                      f"{result.audit.views_checked} sealed views confirmed")
     else:
         console.print(f"AUDIT FAILED: first bad file {result.audit.findings[0].file}")
     for line in result.report.lines:
@@ -107,5 +108,6 @@ def demo(
     console.print(f"  {pbem} view {game}/turn-{result.player_turns:04d}.pbem --key {result.keys['US']}")
     console.print(f"  {pbem} dice {game}")
     console.print(f"  {pbem} verify {game}")
-    console.print(f"  {pbem} audit {game} --key {result.keys['referee']}")
+    console.print(f"  {pbem} audit {game} --reveal {result.reveal}")
+    console.print(f"  {pbem} show {game}/turn-{result.player_turns:04d}.pbem --key {result.keys['US']} --html map.html")
     raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -15,71 +15,106 @@ from pbem.cli.players import PassphraseEnv
 def verify(
     paths: Annotated[list[Path], typer.Argument(metavar="GAMEDIR|FILE", help="The game folder, or turn files.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    replay_mine: Annotated[bool, typer.Option("--replay-mine", help="Also replay your own player-turns from your views, your receipts and the revealed seeds (needs --key).")] = False,
+    key: Annotated[Optional[Path], typer.Option("--key", help="Your key, for --replay-mine.")] = None,
+    passphrase_env: PassphraseEnv = None,
 ) -> None:
-    """Check signatures, the hash chain, seeds against commitments, and recompute every roll: exit 0 when all hold, 1 when not."""
+    """Check signatures, the hash chain, forks, seeds against commitments, every roll and your receipts: exit 0 when all hold, 1 when not."""
+    from pbem.errors import BadInput
+    from pbem.game.checks import verify_game
     from pbem.game.folder import check_turn_sources
-    from pbem.game.receipts import receipt_findings
-    from pbem.protocol.chain import verify_chain
 
     check_turn_sources(paths)  # nothing named like a turn file is skipped in silence; mail damage is exit 2
+
+    if replay_mine and key is None:
+        raise BadInput("--replay-mine opens your views: give your key with --key")
+    identity = None
+    if replay_mine:
+        from pbem.passphrase import open_key
+
+        identity = open_key(key, passphrase_env)
     sources = paths[0] if len(paths) == 1 and paths[0].is_dir() else paths
-    report = verify_chain(sources)
-    findings = list(report.findings)
-    if report.ok:
-        findings += receipt_findings({p if p.is_dir() else p.parent for p in paths}, report.turns)
-    rolls = sum(len(t.dice.rolls) for t in report.turns)
+    result = verify_game(sources, {p if p.is_dir() else p.parent for p in paths}, replay_with=identity)
+    findings = result.findings
     if as_json:
         output.echo_json({
             "ok": not findings,
-            "turn_files": len(report.turns),
-            "rolls": rolls,
+            "game": result.game,
+            "referee": result.referee,
+            "turn_files": len(result.turns),
+            "rolls": result.rolls,
             "first_bad": findings[0].file if findings else None,
             "findings": [{"file": f.file, "seq": f.seq, "problem": f.problem} for f in findings],
+            "notes": result.notes,
         })
     elif findings:
         typer.echo(f"NOT VERIFIED: first bad file {findings[0].file}")
         for f in findings:
             typer.echo(f"  {f.render()}")
     else:
-        last = max((t.seq for t in report.turns), default=0)
-        typer.echo(f"verified {len(report.turns)} turn file(s), 0 to {last}: signatures, hash chain, "
-                   f"seeds and all {rolls} roll(s) hold")
+        last = max((t.seq for t in result.turns), default=0)
+        typer.echo(f"verified {len(result.turns)} turn file(s) of game {result.game}, referee {result.referee}, 0 to {last}: "
+                   f"signatures, hash chain, orders headers, seeds and all {result.rolls} roll(s) hold")
+        for note in result.notes:
+            typer.echo(f"  {note}")
     raise typer.Exit(1 if findings else 0)
 
 
 @app.command()
-def audit(
-    game: Annotated[Path, typer.Argument(help="The game folder, with every turn file and the orders files adjudicated.")],
-    keys: Annotated[list[Path], typer.Option("--key", help="The referee's key; repeat with a player's key to check that side's sealed views too.")],
+def reveal(
+    game: Annotated[Path, typer.Argument(help="The game folder.")],
+    key: Annotated[Path, typer.Option("--key", help="Your key: the referee's reveals every opening; a player's reveals his own views and orders.")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="The reveal file to write (publish it; it holds no key).")],
     passphrase_env: PassphraseEnv = None,
 ) -> None:
-    """Replay every adjudication from the orders and confirm every turn file: exit 0 when all hold, 1 when not."""
+    """Publish the openings of the sealed parts (states, view nonces, orders) so that anyone can audit without a key."""
+    from pbem.game.reveal import player_reveal, reveal_text
+    from pbem.passphrase import open_key
+    from pbem.protocol.files import write_new
+
+    done = player_reveal(game, open_key(key, passphrase_env))
+    write_new(out, reveal_text(done))
+    typer.echo(f"wrote {out}: the openings of {len(done.turns)} turn file(s) by {done.by}; "
+               f"anyone can now run 'pbem audit {game} --reveal {out.name}'")
+
+
+@app.command()
+def audit(
+    game: Annotated[Path, typer.Argument(help="The game folder, with every turn file.")],
+    reveals: Annotated[Optional[list[Path]], typer.Option("--reveal", metavar="FILE", help="A reveal file (pbem reveal); repeat for several.")] = None,
+    key: Annotated[Optional[Path], typer.Option("--key", help="The referee auditing his own game: his key (never anyone else's).")] = None,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """Replay every adjudication and confirm every turn file from reveal files, with no key: exit 0 when all hold, 1 when not."""
     from pbem.errors import BadInput
-    from pbem.game.audit import audit_game
+    from pbem.game.audit import audit_game, audit_with_key
     from pbem.game.folder import latest_turn, load_turn
     from pbem.game.player import role_of
-    from pbem.passphrase import open_key
+    from pbem.game.reveal import read_reveal
 
-    latest = load_turn(latest_turn(game))
-    referee, players = None, {}
-    for path in keys:
-        identity = open_key(path, passphrase_env)
-        role = role_of(latest, identity)
-        if role == "referee":
-            referee = identity
-        else:
-            players[role] = identity
-    if referee is None:
-        raise BadInput("the audit needs the referee's key", hint="give --key REF.key (the referee releases it after the game)")
-    report = audit_game(game, referee, players)
-    if report.ok:
-        typer.echo(f"audited {report.replayed} adjudication(s): every full state, public record and roll is what the engine gives"
-                   + (f"; {report.views_checked} sealed view(s) opened and confirmed" if report.views_checked else ""))
-        raise typer.Exit(0)
-    typer.echo(f"AUDIT FAILED: first bad file {report.findings[0].file}")
-    for f in report.findings:
-        typer.echo(f"  {f.render()}")
-    raise typer.Exit(1)
+    if key is not None:
+        from pbem.passphrase import open_key
+
+        identity = open_key(key, passphrase_env)
+        if role_of(load_turn(latest_turn(game)), identity) != "referee":
+            raise BadInput("the audit never takes a player's key", file=str(key),
+                           hint="ask the player for 'pbem reveal --key' output and give it with --reveal")
+        report = audit_with_key(game, identity)
+    elif reveals:
+        report = audit_game(game, [read_reveal(path) for path in reveals])
+    else:
+        raise BadInput("the audit needs a reveal file", hint="give --reveal FILE (the referee writes it with 'pbem reveal GAMEDIR --key REF.key -o FILE')")
+    if not report.ok:
+        typer.echo(f"AUDIT FAILED: first bad file {report.findings[0].file}")
+        for f in report.findings:
+            typer.echo(f"  {f.render()}")
+        raise typer.Exit(1)
+    parts = [f"audited {report.replayed} adjudication(s): every public record and roll is what the engine gives"]
+    if report.views_checked:
+        parts.append(f"{report.views_checked} sealed view(s) confirmed")
+    if report.not_replayed:
+        parts.append(f"turn file(s) {', '.join(map(str, report.not_replayed))} not replayed (their openings are not revealed)")
+    typer.echo("; ".join(parts))
 
 
 @app.command()

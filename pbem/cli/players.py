@@ -153,22 +153,21 @@ def submit(
     turn: TurnOption,
     key: KeyOption,
     passphrase_env: PassphraseEnv = None,
+    replace: Annotated[bool, typer.Option("--replace", help="You changed your mind: make the next revision of your orders for this turn (the latest the referee receives wins).")] = False,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Where to write the signed orders (default: beside the turn file).")] = None,
 ) -> None:
-    """Sign your orders with a fresh salt, seal them to the referee, and write the file to send."""
-    from pbem.game.folder import folder_of, orders_name
-    from pbem.game.receipts import write_receipt
-    from pbem.protocol.files import write_new
-    from pbem.protocol.ordersfile import build_orders_for_turn
+    """Sign your orders (the same orders give the same file and the same dice), seal them to the referee, and keep a receipt."""
+    from pbem.game.receipts import submit_orders
 
     turn_file, identity, side, document, found = _checked_orders(orders, turn, key, passphrase_env)
     if found:
         output.problems(found, False, str(orders))
         typer.echo("nothing was written: fix the orders and submit again", err=True)
         raise typer.Exit(2)
-    built = build_orders_for_turn(identity, turn_file, side, document)
-    target = out or folder_of(turn_file.source) / orders_name(turn_file.seq, side)
-    write_new(target, built.text)
-    receipt = write_receipt(target, turn_file, side, built)
-    typer.echo(f"wrote {target}: send it to the referee")
-    typer.echo(f"kept {receipt.name}: 'pbem verify' uses it to check that the next turn file used your orders and your salt")
+    done = submit_orders(turn_file, identity, side, document, replace=replace, out=out)
+    if done.status == "resent":
+        typer.echo(f"{done.path}: these are your revision {done.revision} already (same signed orders, same dice): send this file again")
+        return
+    what = "revision 1" if done.status == "new" else f"revision {done.revision}, replacing your earlier orders"
+    typer.echo(f"wrote {done.path} ({what}): send it to the referee")
+    typer.echo(f"kept {done.receipt.name}: 'pbem verify' uses it to check which of your revisions the next turn file adjudicated")

@@ -60,7 +60,7 @@ def new(
 @app.command()
 def adjudicate(
     turn: Annotated[Path, typer.Argument(help="The turn file the orders answer.")],
-    orders: Annotated[Path, typer.Argument(help="The orders file the player sent.")],
+    orders: Annotated[list[Path], typer.Argument(metavar="ORDERS", help="The orders file the player sent; give every revision he sent for this turn, and the latest is adjudicated.")],
     key: KeyOption,
     passphrase_env: PassphraseEnv = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Where to write the next turn file (default: beside TURN).")] = None,
@@ -68,9 +68,10 @@ def adjudicate(
     """Verify the orders, roll the committed dice, run the engine, and write the next turn file."""
     from pbem.errors import BadInput
     from pbem.game.folder import folder_of, keep_orders, load_turn, turn_name
-    from pbem.game.referee import adjudicate_orders
+    from pbem.game.referee import adjudicate_received
     from pbem.passphrase import open_key
     from pbem.protocol.files import read_text, write_new
+    from pbem.protocol.ordersfile import outer_labels
 
     turn_file = load_turn(turn)
     folder = folder_of(turn_file.source)
@@ -79,22 +80,28 @@ def adjudicate(
         raise BadInput("the next turn file already exists; a turn file is never overwritten",
                        file=str(target), hint="these orders may have been adjudicated already")
     identity = open_key(key, passphrase_env)
-    text = read_text(orders, what="orders file")
-    if not text.strip():
-        raise BadInput("the orders file is empty", file=str(orders), hint="ask the player to send it again, attached or pasted whole")
-    done = adjudicate_orders(turn_file, text, str(orders), identity)
+    received = []
+    for path in orders:
+        text = read_text(path, what="orders file")
+        if not text.strip():
+            raise BadInput("the orders file is empty", file=str(path), hint="ask the player to send it again, attached or pasted whole")
+        received.append((text, str(path)))
+    done = adjudicate_received(turn_file, received, identity)
     # Both files or neither: the orders are kept first, and taken back if the turn file cannot be written.
-    kept = keep_orders(folder, turn_file.seq, done.orders.side, orders, text)
+    kept = [keep_orders(folder, turn_file.seq, done.orders.side, Path(source), text, outer_labels(text, source)[0]["revision"])
+            for text, source in received]
     try:
         write_new(target, done.turn.text)
     except BadInput:
-        if kept is not None:
-            kept.unlink(missing_ok=True)
+        for path in kept:
+            if path is not None:
+                path.unlink(missing_ok=True)
         raise
     last = done.step.last
     rolls = ", ".join(str(r["value"]) for r in done.turn.dice.rolls) or "none"
     if last["valid"]:
-        typer.echo(f"wrote {target}: {last['side']} orders carried out; {len(last['combats'])} combat(s), dice {rolls}")
+        typer.echo(f"wrote {target}: {last['side']} orders (revision {done.orders.revision}"
+                   f"{', superseding ' + str(len(done.turn.superseded)) if done.turn.superseded else ''}) carried out; {len(last['combats'])} combat(s), dice {rolls}")
     else:
         typer.echo(f"wrote {target}: {last['side']} orders REJECTED ({len(last['problems'])} problem(s)); nothing was applied")
         for p in last["problems"]:

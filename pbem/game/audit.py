@@ -1,11 +1,17 @@
-"""The post-game audit: replay every adjudication and confirm every turn file.
+"""The audit: replay every adjudication and confirm every turn file, with no key at all.
 
-With the referee's key (released after the game) the auditor opens each
-sealed full state and each orders file, runs the one engine again with the
-revealed dice, and checks that the next turn file's full state, public
-record, rolls and view digests are exactly what the replay gives.  With a
-player's key it also opens that side's sealed views and compares them.  The
-referee's honesty about everything sealed becomes checkable.
+Input: the game folder's turn files and one or more reveal files
+(:mod:`pbem.game.reveal`).  Every opening in a reveal is checked against the
+commitment the signed turn file carries (full state, each view, the orders
+behind the published header); then, where the states and orders are
+revealed, each adjudication is replayed with the one engine and the revealed
+dice, and the next turn file's public record, rolls, full state and both
+view commitments must be exactly what the replay gives.  A player's own
+reveal alone proves what his views said; each is also compared with the
+public record of its turn file.
+
+The referee may audit his own game with his key: that builds his reveal in
+memory (each sealed part opened once) and runs the same checks.
 """
 
 from __future__ import annotations
@@ -14,18 +20,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import PbemError
+from pbem.game.checks import view_problems
 from pbem.game.codec import state_from_json
+from pbem.game.folder import orders_name
 from pbem.game.referee import genesis_step, play
+from pbem.game.reveal import Reveal, referee_reveal
 from pbem.game.scenario_ref import scenario_of
-from pbem.protocol.armour import dearmour
-from pbem.protocol.canonical import canonical_bytes, parse_canonical
+from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.chain import Finding, verify_chain
 from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity
-from pbem.protocol.ordersfile import OrdersBody, open_orders_for_turn
-from pbem.protocol.turnfile import TurnFile, open_referee_state, open_view
-
-ORDERS_BEGIN = b"-----BEGIN PBEM ORDERS-----"
+from pbem.protocol.ordersfile import check_orders_commitment
+from pbem.protocol.turnfile import SIDES, TurnFile, check_state_commitment, check_view_commitment, commit_view
 
 
 @dataclass
@@ -33,6 +39,7 @@ class AuditReport:
     findings: list[Finding] = field(default_factory=list)
     replayed: int = 0
     views_checked: int = 0
+    not_replayed: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -43,68 +50,101 @@ def _same(a, b) -> bool:
     return canonical_bytes(a) == canonical_bytes(b)
 
 
-def _orders_files(folder: Path, turns: dict[int, TurnFile], referee: PrivateIdentity, report: AuditReport) -> dict[str, OrdersBody]:
-    found: dict[str, OrdersBody] = {}
-    for path in sorted(folder.iterdir()):
-        if not path.is_file() or ORDERS_BEGIN not in path.read_bytes():
-            continue
-        text = path.read_text(encoding="utf-8", errors="replace")
-        try:
-            _, _, payload = dearmour(text, "ORDERS", str(path))
-            seq = parse_canonical(payload, source=str(path))["answers"]["seq"]
-            if seq not in turns:
-                report.findings.append(Finding(str(path), f"answers turn file {seq}, which is not in the game"))
-                continue
-            body = open_orders_for_turn(text, turns[seq], referee, source=str(path))
-        except (PbemError, KeyError, TypeError) as exc:
-            problem = exc.render() if isinstance(exc, PbemError) else "not an orders file pbem can read"
-            report.findings.append(Finding(str(path), f"orders file does not open: {problem}"))
-            continue
-        found[body.digest] = body
-    return found
+def audit_with_key(folder: Path, referee: PrivateIdentity) -> AuditReport:
+    """The referee's audit of his own game (his key stays his)."""
+    return audit_game(folder, [referee_reveal(folder, referee)])
 
 
-def audit_game(folder: Path, referee: PrivateIdentity, players: dict[str, PrivateIdentity]) -> AuditReport:
+def audit_game(folder: Path, reveals: list[Reveal]) -> AuditReport:
     report = AuditReport()
-    chain = verify_chain(folder, referee=referee.public)
+    chain = verify_chain(folder)
     if not chain.ok:
         report.findings.extend(chain.findings)
         return report
     turns = {t.seq: t for t in chain.turns}
-    genesis = turns[0]
-    loaded = scenario_of(genesis)
-    orders = _orders_files(folder, turns, referee, report)
-    scenario_ref = {"id": genesis.scenario_id, "hash": genesis.scenario_hash}
-
-    opening_step = genesis_step(loaded, genesis.public["scenario_document"], game=genesis.game, scenario_ref=scenario_ref, ruleset=genesis.ruleset,
-                                overrides=genesis.public.get("overrides"))
-    _compare(report, genesis, opening_step, referee, players)
-
-    for seq in sorted(turns)[1:]:
-        previous, current = turns[seq - 1], turns[seq]
-        body = orders.get(current.orders)
-        if body is None:
-            report.findings.append(Finding(current.source, f"the orders it adjudicated ({current.orders}) are not in {folder}", seq))
+    states, orders = {}, {}
+    for reveal in reveals:
+        if reveal.game != turns[0].game:
+            report.findings.append(Finding(reveal.source, f"reveals game {reveal.game}, not this game {turns[0].game}"))
             continue
-        before = open_referee_state(previous, referee)
-        dice = DiceStream(before.next_seed, body.salt)
-        step = play(loaded, current.ruleset, state_from_json(before.state["state"]), body.orders, dice,
-                    game=current.game, seq=seq, scenario_ref=scenario_ref, source=body.source)
-        report.replayed += 1
-        if list(current.dice.rolls) != dice.rolls:
-            report.findings.append(Finding(current.source, "the rolls recorded are not the rolls the replay makes", seq))
-        _compare(report, current, step, referee, players)
+        for seq, opening in sorted(reveal.turns.items()):
+            turn = turns.get(seq)
+            if turn is None:
+                report.findings.append(Finding(reveal.source, f"reveals turn file {seq}, which is not in {folder}", seq))
+                continue
+            bad = len(report.findings)
+            _check_opening(report, reveal, turn, opening)
+            if len(report.findings) == bad:
+                if opening.state is not None and opening.view_nonces is not None:
+                    states[seq] = (opening.state[1], opening.view_nonces)
+                if opening.orders is not None:
+                    orders[seq] = opening.orders[1]
+    if report.findings:
+        return report
+    _replay(report, turns, states, orders)
     return report
 
 
-def _compare(report: AuditReport, turn: TurnFile, step, referee: PrivateIdentity, players: dict[str, PrivateIdentity]) -> None:
-    sealed = open_referee_state(turn, referee).state
-    if not _same(sealed, step.referee_state):
-        report.findings.append(Finding(turn.source, "the sealed full state is not what the replay gives", turn.seq))
+def _check_opening(report: AuditReport, reveal: Reveal, turn: TurnFile, opening) -> None:
+    def fail(problem: str) -> None:
+        report.findings.append(Finding(turn.source, f"{problem} (revealed in {reveal.source})", turn.seq))
+
+    if opening.state is not None and not check_state_commitment(*opening.state, turn.state_commitment):
+        fail("the revealed full state does not match the state commitment")
+    for side, (nonce, view) in opening.views.items():
+        if not check_view_commitment(nonce, view, turn.view_commitments[side]):
+            fail(f"the revealed {side} view does not match the {side} view commitment")
+            continue
+        report.views_checked += 1
+        for problem in view_problems(view, turn.public):
+            fail(f"the {side} view the referee signed disagrees with the public record: {problem}")
+    if opening.orders is not None:
+        if turn.orders_header is None:
+            fail("reveals orders for the genesis turn file")
+        elif not check_orders_commitment(*opening.orders, turn.orders_header["body"]["orders"]):
+            fail("the revealed orders are not the ones the player signed")
+
+
+def _replay(report: AuditReport, turns: dict[int, TurnFile], states: dict, orders: dict) -> None:
+    genesis = turns[0]
+    if 0 not in states:
+        report.not_replayed = sorted(turns)
+        return
+    loaded = scenario_of(genesis)
+    scenario_ref = {"id": genesis.scenario_id, "hash": genesis.scenario_hash}
+    opening = genesis_step(loaded, genesis.public["scenario_document"], game=genesis.game, scenario_ref=scenario_ref,
+                           ruleset=genesis.ruleset, overrides=genesis.public.get("overrides"))
+    _compare(report, genesis, opening, states[0])
+    for seq in sorted(turns)[1:]:
+        current = turns[seq]
+        if seq - 1 not in states or seq not in orders:
+            report.not_replayed.append(seq)
+            continue
+        header = current.orders_header["body"]
+        dice = DiceStream(current.dice.revealed_seed, current.dice.salt)
+        try:
+            step = play(loaded, current.ruleset, state_from_json(states[seq - 1][0]["state"]), orders[seq], dice,
+                        game=current.game, seq=seq, scenario_ref=scenario_ref,
+                        source=orders_name(seq - 1, header["side"], header["revision"]))
+        except PbemError as exc:
+            report.findings.append(Finding(current.source, f"cannot replay: {exc.render()}", seq))
+            continue
+        report.replayed += 1
+        if list(current.dice.rolls) != dice.rolls:
+            report.findings.append(Finding(current.source, "the rolls recorded are not the rolls the replay makes", seq))
+        _compare(report, current, step, states.get(seq))
+
+
+def _compare(report: AuditReport, turn: TurnFile, step, revealed) -> None:
     if not _same(turn.public, step.public):
         report.findings.append(Finding(turn.source, "the public record is not what the replay gives", turn.seq))
-    for side, key in players.items():
-        if not _same(open_view(turn, side, key), step.views[side]):
+    if revealed is None:
+        return
+    state, view_nonces = revealed
+    if not _same(state, step.referee_state):
+        report.findings.append(Finding(turn.source, "the sealed full state is not what the replay gives", turn.seq))
+    for side in SIDES:
+        if commit_view(view_nonces[side], step.views[side]) != turn.view_commitments[side]:
             report.findings.append(Finding(turn.source, f"the sealed {side} view is not what the replay gives", turn.seq))
         else:
             report.views_checked += 1

@@ -2,7 +2,8 @@
 
 A game folder holds ``turn-0000.pbem`` (genesis), ``turn-0001.pbem``, … and
 the orders files adjudicated, ``orders-0000-US.pbem`` (answering turn file 0,
-from the US player).  Players keep every turn file they receive in one
+from the US player; ``orders-0000-US-r2.pbem`` is his second revision, and
+``orders-0000-US.receipt`` his record of every revision he sent).  Players keep every turn file they receive in one
 folder; the genesis file there carries the scenario, so every later command
 finds the map and forces without anything else installed.
 """
@@ -19,8 +20,13 @@ def turn_name(seq: int) -> str:
     return f"turn-{seq:04d}.pbem"
 
 
-def orders_name(seq: int, side: str) -> str:
-    return f"orders-{seq:04d}-{side}.pbem"
+def orders_name(seq: int, side: str, revision: int = 1) -> str:
+    """``orders-0003-US.pbem`` for a first revision, ``orders-0003-US-r2.pbem`` for a second, …"""
+    return f"orders-{seq:04d}-{side}.pbem" if revision == 1 else f"orders-{seq:04d}-{side}-r{revision}.pbem"
+
+
+def receipt_name(seq: int, side: str) -> str:
+    return f"orders-{seq:04d}-{side}.receipt"
 
 
 def folder_of(source: str) -> Path:
@@ -105,7 +111,8 @@ def load_turn(path: Path) -> TurnFile:
     """Read and verify a turn file: signed by the referee its game's genesis file names.
 
     The genesis file names its own referee; every later file must carry that
-    referee's signature, so the genesis is looked up beside the file.
+    referee's signature, and the genesis file's ruleset and scenario, so the
+    genesis is looked up beside the file.
     """
     from pbem.protocol.files import read_text
     from pbem.protocol.turnfile import REFEREE, parse_turn
@@ -115,10 +122,18 @@ def load_turn(path: Path) -> TurnFile:
     if parsed.is_genesis:
         return read_turn(text, source=str(path))
     genesis = genesis_of(parsed)
-    return read_turn(text, genesis.identities[REFEREE], source=str(path))
+    turn = read_turn(text, genesis.identities[REFEREE], source=str(path))
+    if turn.ruleset != genesis.ruleset or (turn.scenario_id, turn.scenario_hash) != (genesis.scenario_id, genesis.scenario_hash):
+        from pbem.errors import VerificationFailed
+
+        raise VerificationFailed(
+            "plays another ruleset or scenario than the game's first turn file: both are fixed for the whole game",
+            file=str(path), hint="do not play on from this file; run 'pbem verify' and show the result to your opponent",
+        )
+    return turn
 
 
-def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> Path | None:
+def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str, revision: int = 1) -> Path | None:
     """Keep the adjudicated orders in the game folder, for the audit to replay.
 
     Nothing is overwritten: a different file already under the usual name
@@ -127,7 +142,7 @@ def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str) -> P
     """
     from pbem.protocol.files import write_new
 
-    kept = folder / orders_name(seq, side)
+    kept = folder / orders_name(seq, side, revision)
     if kept.resolve() == source.resolve():
         return None
     if kept.exists():

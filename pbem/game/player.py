@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.errors import BadInput
+from pbem.errors import BadInput, VerificationFailed
+from pbem.game.checks import combat_roll_problems, view_problems
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view
 
@@ -48,7 +49,18 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
             "victory": public.get("victory"),
         }
         return role, checked_view(view, turn.source, deep=deep)
-    return role, checked_view(open_view(turn, role, identity), turn.source, deep=deep)
+    view = checked_view(open_view(turn, role, identity), turn.source, deep=deep)
+    if not isinstance(turn.public, dict) or any(k not in turn.public for k in ("turn", "phasing", "awaiting", "over")):
+        raise BadInput("the public record is malformed (not an object, or without turn, phasing, awaiting and over): the scenario and the public state cannot be read from it", file=turn.source,
+                       hint="the referee's pbem may be another version; ask the referee to check the file with 'pbem verify'")
+    disagreements = view_problems(view, turn.public) + combat_roll_problems(turn.public, turn.dice.rolls)
+    if disagreements:
+        raise VerificationFailed(
+            f"your {role} view does not match the signed public record: {disagreements[0]}",
+            file=turn.source, field=f"views.{role}",
+            hint="the referee's file is faulty or lying; 'pbem reveal --key' lets you prove what your view says",
+        )
+    return role, view
 
 
 def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:

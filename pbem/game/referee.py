@@ -21,13 +21,14 @@ from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import advance, game_over, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
-from pbem.game.scenario_ref import scenario_hash, scenario_of, with_overrides
+from pbem.game.folder import orders_name
+from pbem.game.limits import capped, size_problem
+from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch, with_overrides
 from pbem.game.views import build_view, last_turn_record, public_record, reading_view
 from pbem.jsonfile import read_json
 from pbem.model.common import SIDES, enemy_of
 from pbem.model.ruleset import Ruleset
 from pbem.model.state import GameState
-from pbem.protocol.canonical import digest
 from pbem.protocol.dice import DiceStream, new_seed
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.ordersfile import OrdersBody, open_orders_for_turn
@@ -72,11 +73,7 @@ def record_step(
     public = public_record(state, over=over, last=last) | (extra_public or {})
     if over:
         public["victory"] = victory
-    referee_state = {
-        "state": state_to_json(state),
-        "last": last,
-        "view_digests": {side: digest(view) for side, view in views.items()},
-    }
+    referee_state = {"state": state_to_json(state), "last": last}
     return Step(state, over, last, views, public, referee_state)
 
 
@@ -99,11 +96,15 @@ def play(
     """
     phasing = state.position.phasing
     problems: list[Problem] = []
-    try:
-        orders = orders_from(orders_document, f"{source} (the orders inside)")
-    except BadInput as exc:
-        problems = [Problem("schema", None, exc.render())]
-        orders = None
+    too_large = size_problem(orders_document, len(state.units))
+    if too_large:
+        problems, orders = [Problem("limits", None, f"{source}: {too_large}; pbem does not adjudicate orders this large")], None
+    else:
+        try:
+            orders = orders_from(orders_document, f"{source} (the orders inside)")
+        except BadInput as exc:
+            problems = [Problem("schema", None, exc.render())]
+            orders = None
     if orders is not None:
         defender = enemy_of(phasing)
         # The defender keeps its Ground Support for its own attacks when its
@@ -117,7 +118,7 @@ def play(
     else:
         after, events, combats = state, [], []
     note = orders.note if orders is not None else None
-    last = last_turn_record(phasing, not problems, [p.as_dict() for p in problems], events, combats, note)
+    last = last_turn_record(phasing, not problems, capped([p.as_dict() for p in problems]), events, combats, note)
     over = game_over(loaded.scenario, after)
     return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last, loaded=loaded)
 
@@ -159,6 +160,9 @@ def start_game(
         ruleset["edition"] = edition
     game = new_game_id()
     scenario_ref = {"id": loaded.scenario.id, "hash": scenario_hash(document)}
+    mismatch = shipped_mismatch(loaded.scenario.id, scenario_ref["hash"])
+    if mismatch:
+        raise BadInput(mismatch, file=str(path), hint="give the edited scenario an id of its own")
     step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset, overrides=overrides)
     return build_turn(
         referee, game=game, seq=0, scenario=scenario_ref, ruleset=ruleset,
@@ -174,21 +178,58 @@ class Adjudicated:
     step: Step
 
 
-def adjudicate_orders(turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity) -> Adjudicated:
-    """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file."""
+def adjudicate_orders(
+    turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity, *, earlier: list[tuple[str, str]] = ()
+) -> Adjudicated:
+    """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file.
+
+    ``earlier`` holds ``(text, source)`` of the other revisions of these orders
+    the referee received: the next turn file lists their signed headers, so
+    the player sees which of his revisions arrived, and a referee who took an
+    earlier revision than one he lists is caught by ``verify``.
+    """
     secret = open_referee_state(turn, referee)
     with reading_view(turn.source, "the full state sealed in this turn file"):
         state = state_from_json(secret.state["state"])
     loaded = scenario_of(turn)
     if game_over(loaded.scenario, state):
         raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
-    body = open_orders_for_turn(orders_text, turn, referee, expected_side=state.position.phasing, source=orders_source)
+    phasing = state.position.phasing
+    body = open_orders_for_turn(orders_text, turn, referee, expected_side=phasing, source=orders_source)
+    superseded = {}
+    for text, source in earlier:
+        other = open_orders_for_turn(text, turn, referee, expected_side=phasing, source=source)
+        if other.digest == body.digest or other.digest in superseded:
+            continue  # the same orders sent twice
+        if other.revision >= body.revision:
+            same = other.revision == body.revision
+            raise BadInput(
+                f"is revision {other.revision} of the {phasing} orders, "
+                + (f"the same number as {orders_source} but different orders" if same else f"later than {orders_source} (revision {body.revision})"),
+                file=source,
+                hint="the player signed two different orders with one number; ask him for a new revision" if same
+                else "adjudicate the latest revision received",
+            )
+        superseded[other.digest] = other
     dice = DiceStream(secret.next_seed, body.salt)
     scenario_ref = {"id": turn.scenario_id, "hash": turn.scenario_hash}
-    step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref, source=orders_source)
+    # The orders are named by what they are, not by where the referee keeps them: no local path enters a signed record.
+    step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref,
+                source=orders_name(turn.seq, body.side, body.revision))
     following = build_turn(
         referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
         identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
-        next_seed=new_seed(), prev=turn, orders=body.digest, dice_used=dice,
+        next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice,
+        superseded=[o.envelope for o in sorted(superseded.values(), key=lambda o: o.revision)],
     )
     return Adjudicated(following, body, step)
+
+
+def adjudicate_received(turn: TurnFile, received: list[tuple[str, str]], referee: PrivateIdentity) -> Adjudicated:
+    """:func:`adjudicate_orders` for every orders file received for ``turn`` (``(text, source)``): the
+    latest revision is adjudicated, the others listed as superseded."""
+    from pbem.protocol.ordersfile import outer_labels
+
+    ranked = sorted(received, key=lambda item: outer_labels(*item)[0]["revision"])
+    text, source = ranked[-1]
+    return adjudicate_orders(turn, text, source, referee, earlier=ranked[:-1])

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from pbem.datafiles import LoadedScenario
 
 
+SHIPPED = Path(__file__).resolve().parent.parent.parent / "scenarios"
+
+
 def scenario_hash(document: dict) -> str:
     return digest(document)
 
@@ -35,6 +38,23 @@ def scenario_document_of(turn: TurnFile) -> tuple[dict, dict | None]:
     return document, genesis.public.get("overrides")
 
 
+def shipped_mismatch(scenario_id: str, hash_: str) -> str | None:
+    """Why a scenario named like one pbem ships cannot be used (its content differs), or None.
+
+    A scenario's id names its content: an edited scenario must carry an id of its own.
+    """
+    from pbem.datafiles import scenario_document
+
+    shipped = next(iter(sorted(SHIPPED.rglob(f"{scenario_id}.json"))), None) if SHIPPED.is_dir() else None
+    if shipped is None:
+        return None
+    expected = scenario_hash(scenario_document(shipped))
+    if expected == hash_:
+        return None
+    return (f"names scenario {scenario_id!r}, but its content ({hash_}) is not the {scenario_id} pbem ships ({expected}): "
+            "an edited scenario needs an id of its own")
+
+
 def scenario_of(turn: TurnFile) -> LoadedScenario:
     """The scenario of ``turn``'s game, from its genesis file, checked against the hash."""
     from pbem.datafiles import scenario_from
@@ -46,6 +66,9 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
             f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
             file=turn.source,
         )
+    mismatch = shipped_mismatch(turn.scenario_id, turn.scenario_hash)
+    if mismatch:
+        raise BadInput(mismatch, file=genesis.source, hint="do not play this game with this pbem; ask the referee")
     return with_overrides(scenario_from(document, Path(genesis.source), verified=True), genesis.public.get("overrides"), genesis.source)
 
 

@@ -46,6 +46,10 @@ def build_view(
     last: dict | None,
     victory: dict | None = None,
 ) -> dict[str, Any]:
+    """``side``'s view.  The problems of rejected orders go only to the side that wrote them: they
+    name the units and hexes it meant to use, which the enemy must not learn."""
+    if last is not None and last["side"] != side and last["problems"]:
+        last = {**last, "problems": [], "problems_withheld": len(last["problems"])}
     return {
         "victory": victory,
         "format": VIEW_FORMAT,

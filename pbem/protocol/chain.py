@@ -4,14 +4,19 @@
 
 * every file reads (armour, canonical JSON, shape) and is signed by the
   referee — the one given, or else the one named by the single genesis file;
-* every file belongs to the genesis file's game, scenario and identities;
+* every file belongs to the genesis file's game, scenario, ruleset and identities;
 * sequence numbers run 0, 1, 2, … without gaps;
 * **equivocation**: two different files with one sequence number are both
   reported (identical copies are fine);
 * the hash chain: each ``prev`` is the digest of the previous file;
 * each revealed seed matches the ``next_commitment`` of the previous file;
 * every recorded roll recomputes from (revealed seed, salt, purposes);
-* no orders digest and no salt is used twice (replayed orders).
+* no orders digest and no salt is used twice (replayed orders);
+* the orders header each file publishes is signed by the side named, its
+  salt is the one the dice used, and it answers exactly the file this one
+  follows — so a referee who keeps one history for each player (a **fork**)
+  is caught by either player: the other side's signed orders echoed in his
+  next turn file answer a turn file he never saw.
 
 It reports instead of stopping at the first problem, so that one run shows
 everything wrong; :attr:`ChainReport.first_bad` names the earliest bad file.
@@ -30,7 +35,8 @@ from pbem.protocol import signing
 from pbem.protocol.dice import check_commitment, recompute
 from pbem.protocol.files import looks_like_text, read_text
 from pbem.protocol.keys import PublicIdentity
-from pbem.protocol.turnfile import KIND, REFEREE, ROLES, SIGN_CONTEXT, TurnFile, parse_turn
+from pbem.protocol.ordersfile import read_header
+from pbem.protocol.turnfile import KIND, REFEREE, ROLES, SIDES, SIGN_CONTEXT, TurnFile, parse_turn
 
 _BEGIN = f"-----BEGIN PBEM {KIND}-----"
 
@@ -177,16 +183,16 @@ def verify_chain(
                     seq,
                 ))
     if by_seq:
-        for seq in range(0, max(by_seq)):
-            if seq not in by_seq and seq + 1 in by_seq:
-                for turn in by_seq[seq + 1]:
-                    findings.append(Finding(turn.source, f"the turn file with seq {seq} is missing", seq + 1))
+        for seq in sorted(by_seq):  # only the numbers present: a seq of 10**10 costs nothing
+            if seq > 0 and seq - 1 not in by_seq:
+                for turn in by_seq[seq]:
+                    findings.append(Finding(turn.source, f"the turn file with seq {seq - 1} is missing", seq))
 
     seen_orders: dict[str, TurnFile] = {}
     seen_salts: dict[bytes, TurnFile] = {}
     for turn in verified:
         if turn.seq > 0:
-            for problem in _link_problems(turn, by_seq.get(turn.seq - 1, [])):
+            for problem in _link_problems(turn, by_seq.get(turn.seq - 1, [])) + _orders_header_problems(turn):
                 findings.append(Finding(turn.source, problem, turn.seq))
         problem = _roll_problem(turn)
         if problem:
@@ -232,6 +238,9 @@ def _membership_problems(turn: TurnFile, genesis: TurnFile) -> list[str]:
         problems.append(f"belongs to game {turn.game}, not {genesis.game} of the genesis file")
     if (turn.scenario_id, turn.scenario_hash) != (genesis.scenario_id, genesis.scenario_hash):
         problems.append("names a different scenario from the genesis file")
+    if turn.ruleset != genesis.ruleset:
+        problems.append(f"switches the ruleset to {turn.ruleset} from the genesis file's {genesis.ruleset}: "
+                        "the rules are fixed for the whole game")
     for role in ROLES:
         if not turn.identities[role].same_keys(genesis.identities[role]):
             problems.append(f"the {role} identity differs from the genesis file's")
@@ -252,6 +261,43 @@ def _link_problems(turn: TurnFile, predecessors: list[TurnFile]) -> list[str]:
             f"made in seq {previous.seq} ({previous.source})"
         ]
     return []
+
+
+def _orders_header_problems(turn: TurnFile) -> list[str]:
+    """The published orders header: the player's signature, his salt, and the turn file he answered."""
+    try:
+        header = read_header(turn.orders_header, {side: turn.identities[side] for side in SIDES}, source=turn.source)
+    except (BadInput, VerificationFailed) as exc:
+        return [f"the orders header it publishes does not hold: {exc.message}"]
+    problems = []
+    if header.game != turn.game:
+        problems.append(f"adjudicates orders for game {header.game}, not {turn.game}")
+    if header.seq != turn.seq - 1 or header.turn != turn.prev:
+        problems.append(
+            f"fork: the {header.side} orders it adjudicates answer turn file {header.seq} ({header.turn}), "
+            f"but this file follows {turn.seq - 1} ({turn.prev}): the referee showed {header.side} another history"
+        )
+    if header.salt != turn.dice.salt:
+        problems.append(f"rolled the dice with another salt than the one in the {header.side} orders it adjudicates")
+    players = {side: turn.identities[side] for side in SIDES}
+    seen = {header.digest: header}
+    for index, envelope in enumerate(turn.superseded):
+        try:
+            earlier = read_header(envelope, players, source=turn.source, field_name=f"superseded[{index}]")
+        except (BadInput, VerificationFailed) as exc:
+            problems.append(f"a superseded orders header does not hold: {exc.message}")
+            continue
+        if (earlier.game, earlier.seq, earlier.turn, earlier.side) != (header.game, header.seq, header.turn, header.side):
+            problems.append(f"lists as superseded {earlier.side} orders for another turn (revision {earlier.revision})")
+        elif earlier.revision > header.revision:
+            problems.append(f"received {header.side} revision {earlier.revision} but adjudicated the earlier revision {header.revision}")
+        elif earlier.revision == header.revision:
+            problems.append(f"second signed orders with revision {earlier.revision} from {header.side} for turn file {header.seq}: "
+                            f"{header.digest} and {earlier.digest}")
+        elif earlier.digest in seen:
+            problems.append(f"lists {header.side} revision {earlier.revision} twice")
+        seen[earlier.digest] = earlier
+    return problems
 
 
 def _roll_problem(turn: TurnFile) -> str | None:

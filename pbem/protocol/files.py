@@ -80,6 +80,28 @@ def make_folder(path: str | os.PathLike[str], *, what: str = "folder") -> Path:
     return folder
 
 
+def write_replacing(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) -> Path:
+    """Write ``path`` whole, replacing what was there (for records that grow, like a
+    receipt, never for game files): a temporary file renamed over the old one."""
+    target = Path(path)
+    name = str(target)
+    try:
+        fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        try:
+            os.fchmod(fd, mode)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(text.encode("utf-8"))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp_name, target)
+        finally:
+            if os.path.exists(temp_name):
+                os.unlink(temp_name)
+    except OSError as exc:
+        raise BadInput(f"cannot write: {exc.strerror}", file=name, hint="check free space and permissions") from None
+    return target
+
+
 def _move_into_place(temp_name: str, target: Path, name: str) -> None:
     exists = BadInput(
         "already exists; pbem never overwrites a game or key file",

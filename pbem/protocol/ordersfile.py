@@ -1,78 +1,134 @@
 """Orders files: a player's signed orders, sealed so only the referee reads them.
 
-Inner layer — the player's signed envelope (:mod:`pbem.protocol.signing`,
-context ``"orders"``) with body::
+Three layers.  The **signed header** — the player's signed envelope
+(:mod:`pbem.protocol.signing`, context ``"orders"``) — says what the orders
+answer and commits to them without showing them::
 
     {
-      "format": "pbem-orders-1",
+      "format": "pbem-orders-2",
       "game": "<game id>",
       "answers": {"seq": 3, "turn": "sha256:<digest of turn file 3>"},
       "side": "US" | "JP",
-      "salt": "<b64, 32 fresh random bytes>",   # mixed into this turn's dice
-      "orders": …                               # opaque: the engine's orders object
+      "revision": 1,                 # 1, 2, …: the player's own counter; the latest he sent wins
+      "salt": "<b64, 32 bytes>",     # derived (pbem.protocol.derive): a resend rolls the same dice
+      "orders": "sha256:<hex>"       # commit_orders(nonce, orders)
     }
 
-Outer layer — the armoured block of kind ``ORDERS`` (headers ``Game``,
-``Answers``, ``Side``, for humans) whose payload is the canonical JSON of::
+The next turn file publishes this header, so anyone can check the player's
+signature, which turn file he saw (a referee who shows the two sides
+different histories is caught by the other side's ``verify``), which
+revision was adjudicated and with which salt — all without learning the
+orders until the game is revealed.
 
-    {
-      "format": "pbem-orders-1",
-      "game": "<game id>",
-      "answers": {"seq": 3, "turn": "sha256:…"},
-      "side": "US",
-      "sealed": "<b64: HPKE seal of canonical_bytes(inner envelope)>"
-    }
+The **sealed content** is the canonical JSON of
+``{"format": "pbem-orders-sealed-2", "header": <signed header>, "nonce": <b64, 32 bytes>, "orders": …}``
+sealed to the referee (HPKE, **not compressed**: the signature is checked
+before anything could inflate) with ``info = seal_info("orders", {"game",
+"answers", "side", "revision"})``.
 
-sealed to the referee with ``info = seal_info("orders", {"game", "answers",
-"side"})`` (the outer values).  The outer copies let the referee refuse a
-file for another game or turn with a clear message before opening it; they
-are bound to the ciphertext by ``info``, and the signed inner body must agree
-with them and with what the referee expects — so re-sealing an old signed
-envelope into a fresh outer layer is refused as a replay.
+The **outer layer** is the armoured block of kind ``ORDERS`` (headers
+``Game``, ``Answers``, ``Side``, ``Revision``, checked against the content)
+whose payload is the canonical JSON of ``{"format", "game", "answers",
+"side", "revision", "sealed": <part descriptor>}`` followed by the sealed
+bytes (:mod:`pbem.protocol.parts`).  The outer copies give clear
+refusals (old orders, another turn file, a turn not yet written) before
+anything is opened; the signed header must agree with them.
 
-An orders file is named by its **orders digest**: ``"sha256:" +
-hex(SHA-256(canonical_bytes(inner envelope)))``.  It is independent of the
-sealing randomness and of the armour, so the player (who is told it by
-:func:`build_orders`), the referee and a post-game auditor (given the signed
-envelope) all compute the same value, which the next turn file records.
+    commit_orders(nonce, orders) = "sha256:" + hex(SHA-256(b"pbem-v1/orders-commit\\0" || nonce || canonical_bytes(orders)))
+
+An orders file is named by its **orders digest**, ``digest(signed header)``:
+independent of the sealing randomness and the armour, so the player, the
+referee and anyone holding the next turn file compute the same value.  An
+identical resend (same orders, same revision) has the same digest.
+
+Limits (a file made to exhaust the reader is refused, not read): the
+armoured file at most :data:`MAX_FILE_CHARS` characters, the sealed content
+at most :data:`MAX_SEALED_PLAINTEXT` bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.errors import BadInput
-from pbem.protocol import fields, signing
+from pbem.errors import BadInput, VerificationFailed
+from pbem.protocol import fields, parts, signing
 from pbem.protocol.armour import armour, dearmour
-from pbem.protocol.canonical import b64d, b64e, canonical_bytes, digest, parse_canonical
-from pbem.protocol.dice import SALT_LENGTH, new_salt
+from pbem.protocol.canonical import DIGEST_PREFIX, b64e, canonical_bytes, digest, parse_canonical
+from pbem.protocol.derive import orders_salt_and_nonce
+from pbem.protocol.dice import SALT_LENGTH
 from pbem.protocol.files import text_and_source
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.sealing import open_sealed, seal, seal_info
 from pbem.protocol.turnfile import ARMOUR_MARKER, REFEREE, SIDES, TurnFile
 
-FORMAT = "pbem-orders-1"
+FORMAT = "pbem-orders-2"
+SEALED_FORMAT = "pbem-orders-sealed-2"
 KIND = "ORDERS"
 SIGN_CONTEXT = "orders"
-OUTER_KEYS = frozenset({"format", "game", "answers", "side", "sealed"})
-BODY_KEYS = frozenset({"format", "game", "answers", "side", "salt", "orders"})
+OUTER_KEYS = frozenset({"format", "game", "answers", "side", "revision", "sealed"})
+HEADER_KEYS = frozenset({"format", "game", "answers", "side", "revision", "salt", "orders"})
+SEALED_KEYS = frozenset({"format", "header", "nonce", "orders"})
 ANSWERS_KEYS = frozenset({"seq", "turn"})
+NONCE_LENGTH = 32
+MAX_REVISION = 999
+MAX_FILE_CHARS = 512 * 1024
+MAX_SEALED_PLAINTEXT = 256 * 1024
+_COMMIT_DOMAIN = b"pbem-v1/orders-commit\x00"
+
+
+def commit_orders(nonce: bytes, orders: Any) -> str:
+    """The commitment to a player's orders that his signed header carries."""
+    return DIGEST_PREFIX + hashlib.sha256(_COMMIT_DOMAIN + nonce + canonical_bytes(orders)).hexdigest()
+
+
+def check_orders_commitment(nonce: bytes, orders: Any, commitment: str) -> bool:
+    return hmac.compare_digest(commit_orders(nonce, orders).encode(), commitment.encode("utf-8", "replace"))
+
+
+@dataclass(frozen=True)
+class OrdersHeader:
+    """A player's signed orders header, checked: what the next turn file publishes."""
+
+    envelope: dict = field(repr=False)
+    game: str
+    seq: int
+    turn: str
+    side: str
+    revision: int
+    salt: bytes = field(repr=False)
+    commitment: str
+
+    @property
+    def digest(self) -> str:
+        """The orders digest: how turn files, receipts and messages name these orders."""
+        return digest(self.envelope)
 
 
 @dataclass(frozen=True)
 class OrdersFile:
-    """A freshly built orders file: the text to send and its digest to keep."""
+    """A freshly built orders file: the text to send, its header, the orders and their nonce."""
 
     text: str
-    digest: str
-    envelope: dict = field(repr=False)
+    header: OrdersHeader
+    orders: Any = field(repr=False)
+    nonce: bytes = field(repr=False)
+
+    @property
+    def digest(self) -> str:
+        return self.header.digest
 
     @property
     def salt(self) -> bytes:
         """The salt these orders contribute to the dice."""
-        return b64d(self.envelope["body"]["salt"])
+        return self.header.salt
+
+    @property
+    def envelope(self) -> dict:
+        return self.header.envelope
 
 
 @dataclass(frozen=True)
@@ -80,34 +136,30 @@ class OrdersBody:
     """Orders the referee has opened and verified."""
 
     source: str
-    game: str
-    seq: int
-    turn: str
-    side: str
-    salt: bytes = field(repr=False)
+    header: OrdersHeader
     orders: Any = field(repr=False)
-    digest: str
-    envelope: dict = field(repr=False)
+    nonce: bytes = field(repr=False)
     signer: PublicIdentity
 
-
-def adjudication_problem(turn: TurnFile, orders_digest: str, salt: bytes) -> str | None:
-    """What a player checks on receiving the next turn file: that it
-    adjudicated their orders (by digest) with their salt.  None when it did.
-
-    The salt is what keeps the referee from choosing the dice, so a player
-    should keep :attr:`OrdersFile.digest` and :attr:`OrdersFile.salt`.
-    """
-    if turn.orders != orders_digest:
-        return f"turn {turn.seq} adjudicated orders {turn.orders}, not yours ({orders_digest})"
-    if turn.dice.salt != salt:
-        return f"turn {turn.seq} rolled the dice with another salt than the one in your orders"
-    return None
+    game = property(lambda self: self.header.game)
+    seq = property(lambda self: self.header.seq)
+    turn = property(lambda self: self.header.turn)
+    side = property(lambda self: self.header.side)
+    revision = property(lambda self: self.header.revision)
+    salt = property(lambda self: self.header.salt)
+    digest = property(lambda self: self.header.digest)
+    envelope = property(lambda self: self.header.envelope)
 
 
-def orders_info(game: str, answers: dict, side: str) -> bytes:
-    """HPKE ``info`` binding sealed orders to their game, turn and side."""
-    return seal_info("orders", {"game": game, "answers": answers, "side": side})
+def orders_info(game: str, answers: dict, side: str, revision: int) -> bytes:
+    """HPKE ``info`` binding sealed orders to their game, turn, side and revision."""
+    return seal_info("orders", {"game": game, "answers": answers, "side": side, "revision": revision})
+
+
+def _check_revision(revision: Any) -> int:
+    if not isinstance(revision, int) or isinstance(revision, bool) or not 1 <= revision <= MAX_REVISION:
+        raise ValueError(f"a revision is a whole number from 1 to {MAX_REVISION}")
+    return revision
 
 
 def build_orders(
@@ -119,28 +171,41 @@ def build_orders(
     side: str,
     orders: Any,
     referee: PublicIdentity,
-    salt: bytes | None = None,
+    revision: int = 1,
 ) -> OrdersFile:
-    """Sign ``orders`` as ``side`` answering turn ``seq``, seal them to ``referee``.
+    """Sign ``orders`` (revision ``revision``) as ``side`` answering turn ``seq``, seal them to ``referee``.
 
-    ``salt`` defaults to 32 fresh random bytes (pass one only in tests).
+    The salt and nonce are derived from the player's key and the labels
+    (:mod:`pbem.protocol.derive`): the same orders, turn and revision always
+    give the same signed header and the same orders digest.
     """
     if side not in SIDES:
         raise BadInput(f"unknown side {side!r}", hint=f"use one of {', '.join(SIDES)}")
-    salt = new_salt() if salt is None else salt
-    if len(salt) != SALT_LENGTH:
-        raise ValueError(f"an orders salt is {SALT_LENGTH} bytes")
+    _check_revision(revision)
+    salt, nonce = orders_salt_and_nonce(player, game=game, turn_digest=turn_digest, side=side, revision=revision)
     answers = {"seq": seq, "turn": turn_digest}
-    body = {"format": FORMAT, "game": game, "answers": answers, "side": side, "salt": b64e(salt), "orders": orders}
-    envelope = signing.sign(player, body, SIGN_CONTEXT)
-    sealed = seal(canonical_bytes(envelope), referee, orders_info(game, answers, side))
-    outer = {"format": FORMAT, "game": game, "answers": answers, "side": side, "sealed": b64e(sealed)}
-    text = armour(KIND, canonical_bytes(outer), {"Game": game, "Answers": str(seq), "Side": side})
-    return OrdersFile(text=text, digest=digest(envelope), envelope=envelope)
+    labels = {"game": game, "answers": answers, "side": side, "revision": revision}
+    envelope = signing.sign(
+        player, {"format": FORMAT, **labels, "salt": b64e(salt), "orders": commit_orders(nonce, orders)}, SIGN_CONTEXT
+    )
+    content = {"format": SEALED_FORMAT, "header": envelope, "nonce": b64e(nonce), "orders": orders}
+    plaintext = canonical_bytes(content)
+    if len(plaintext) > MAX_SEALED_PLAINTEXT:
+        raise BadInput(f"the orders are {len(plaintext)} bytes, more than pbem sends ({MAX_SEALED_PLAINTEXT})",
+                       hint="no real orders are that long; check the orders file")
+    sealed = seal(plaintext, referee, orders_info(game, answers, side, revision), compress=False)
+    outer = {"format": FORMAT, **labels, "sealed": parts.descriptor(sealed)}
+    text = armour(KIND, parts.join(outer, [sealed]), _armour_headers(game, seq, side, revision))
+    header = OrdersHeader(envelope, game, seq, turn_digest, side, revision, salt, envelope["body"]["orders"])
+    return OrdersFile(text=text, header=header, orders=orders, nonce=nonce)
+
+
+def _armour_headers(game: str, seq: int, side: str, revision: int) -> dict[str, str]:
+    return {"Game": game, "Answers": str(seq), "Side": side, "Revision": str(revision)}
 
 
 def build_orders_for_turn(
-    player: PrivateIdentity, turn: TurnFile, side: str, orders: Any, *, salt: bytes | None = None
+    player: PrivateIdentity, turn: TurnFile, side: str, orders: Any, *, revision: int = 1
 ) -> OrdersFile:
     """:func:`build_orders` answering a verified turn file, checking the key fits."""
     if side not in SIDES:
@@ -154,7 +219,7 @@ def build_orders_for_turn(
         )
     return build_orders(
         player, game=turn.game, seq=turn.seq, turn_digest=turn.digest, side=side, orders=orders,
-        referee=turn.identities[REFEREE], salt=salt,
+        referee=turn.identities[REFEREE], revision=revision,
     )
 
 
@@ -202,6 +267,56 @@ def _parse_answers(value: Any, where: fields.Where) -> dict:
     return answers
 
 
+def _parse_labels(record: dict, where: fields.Where) -> tuple[str, dict, str, int]:
+    if record["format"] != FORMAT:
+        raise where.at("format").fail(f"orders format {record['format']!r} is not {FORMAT!r}",
+                                      hint="the player's pbem is another version")
+    game = fields.string(record["game"], where.at("game"))
+    answers = _parse_answers(record["answers"], where.at("answers"))
+    side = fields.string(record["side"], where.at("side"))
+    if side not in SIDES:
+        raise where.at("side").fail(f"unknown side {side!r}", hint=f"sides are {', '.join(SIDES)}")
+    revision = fields.integer(record["revision"], where.at("revision"), minimum=1)
+    if revision > MAX_REVISION:
+        raise where.at("revision").fail(f"revision {revision} is more than {MAX_REVISION}")
+    return game, answers, side, revision
+
+
+def read_header(envelope: Any, players: dict[str, PublicIdentity], *, source: str, field_name: str = "orders") -> OrdersHeader:
+    """Check the shape and the player's signature of a signed orders header.
+
+    Used by the referee on the sealed header, and by anyone on the header a
+    turn file publishes.  A bad signature: :class:`VerificationFailed`.
+    """
+    where = fields.Where(source, field_name)
+    fields.obj(envelope, where, signing.ENVELOPE_KEYS)
+    body = fields.obj(envelope["body"], where.at("body"), HEADER_KEYS)
+    game, answers, side, revision = _parse_labels(body, where.at("body"))
+    signing.verify(envelope, players[side], SIGN_CONTEXT, source=source, role=side)
+    salt = fields.b64(body["salt"], where.at("body.salt"), length=SALT_LENGTH)
+    commitment = fields.digest_value(body["orders"], where.at("body.orders"))
+    return OrdersHeader(envelope, game, answers["seq"], answers["turn"], side, revision, salt, commitment)
+
+
+def outer_labels(text: str, source: str) -> tuple[dict, bytes]:
+    """The outer record of an orders file (unopened), checked against its armour headers, and the sealed bytes."""
+    if len(text) > MAX_FILE_CHARS:
+        raise BadInput(f"is {len(text)} characters, more than an orders file can be ({MAX_FILE_CHARS})",
+                       file=source, hint="the file was made to exhaust the reader; do not use it")
+    _, headers, payload = dearmour(text, KIND, source)
+    where = fields.Where(source)
+    record, rest = parts.split(payload, source=source, what="the orders file")
+    outer = fields.obj(record, where, OUTER_KEYS)
+    game, answers, side, revision = _parse_labels(outer, where)
+    for key, value in _armour_headers(game, answers["seq"], side, revision).items():
+        if key in headers and headers[key] != value:
+            raise BadInput(
+                f"the header says {key}: {headers[key]}, but the content says {value}",
+                file=source, hint="the readable header was edited; the content is what counts — ask the player for the file as sent",
+            )
+    return outer, parts.take(rest, [("sealed", outer["sealed"])], where)["sealed"]
+
+
 def open_orders(
     text: str | os.PathLike[str],
     referee_identity: PrivateIdentity,
@@ -217,54 +332,45 @@ def open_orders(
 
     Wrong game, wrong or old turn, wrong side, damage, or a file not sealed
     to this referee: :class:`~pbem.errors.BadInput`.  A signature that does
-    not hold: :class:`~pbem.errors.VerificationFailed`.
+    not hold, or orders that do not match their signed commitment:
+    :class:`~pbem.errors.VerificationFailed`.
     """
     text, source = text_and_source(text, marker=ARMOUR_MARKER, what="orders file", source=source)
-    _, _, payload = dearmour(text, KIND, source)
+    outer, sealed = outer_labels(text, source)
     where = fields.Where(source)
-    outer = fields.obj(parse_canonical(payload, source=source, what="the orders file"), where, OUTER_KEYS)
-    if outer["format"] != FORMAT:
-        raise where.at("format").fail(f"orders format {outer['format']!r} is not {FORMAT!r}",
-                                      hint="the player's pbem is another version")
-    game = fields.string(outer["game"], where.at("game"))
-    answers = _parse_answers(outer["answers"], where.at("answers"))
-    side = fields.string(outer["side"], where.at("side"))
-    if side not in players:
-        raise where.at("side").fail(f"unknown side {side!r}", hint=f"sides are {', '.join(sorted(players))}")
+    game, answers, side, revision = outer["game"], outer["answers"], outer["side"], outer["revision"]
     expectations = dict(
         expected_game=expected_game, expected_turn_digest=expected_turn_digest,
         expected_seq=expected_seq, expected_side=expected_side,
     )
     _check_answers(game, answers, side, where, layer="these orders", **expectations)
 
-    sealed = fields.b64(outer["sealed"], where.at("sealed"))
     plaintext = open_sealed(
-        sealed, referee_identity, orders_info(game, answers, side),
-        what="the orders", source=source, field="sealed",
-        sealed_to=None,
+        sealed, referee_identity, orders_info(game, answers, side, revision),
+        what="the orders", source=source, field="sealed", sealed_to=None,
+        limit=MAX_SEALED_PLAINTEXT, compressed=False,
     )
-    envelope = parse_canonical(plaintext, source=source, what="the sealed orders")
     inner_where = fields.Where(source, "sealed")
-    fields.obj(envelope, inner_where, signing.ENVELOPE_KEYS)
-    body = signing.verify(envelope, players[side], SIGN_CONTEXT, source=source, role=side)
-    body = fields.obj(body, inner_where.at("body"), BODY_KEYS)
-    if body["format"] != FORMAT:
-        raise inner_where.at("body.format").fail(f"orders format {body['format']!r} is not {FORMAT!r}")
-    inner_game = fields.string(body["game"], inner_where.at("body.game"))
-    inner_answers = _parse_answers(body["answers"], inner_where.at("body.answers"))
-    inner_side = fields.string(body["side"], inner_where.at("body.side"))
-    _check_answers(inner_game, inner_answers, inner_side, inner_where.at("body"),
+    content = fields.obj(parse_canonical(plaintext, source=source, what="the sealed orders"), inner_where, SEALED_KEYS)
+    if content["format"] != SEALED_FORMAT:
+        raise inner_where.at("format").fail(f"sealed orders format {content['format']!r} is not {SEALED_FORMAT!r}")
+    header = read_header(content["header"], players, source=source, field_name="sealed.header")
+    _check_answers(header.game, {"seq": header.seq, "turn": header.turn}, header.side, inner_where.at("header.body"),
                    layer="the signed orders inside", **expectations)
-    if inner_side != side or inner_answers != answers or inner_game != game:
-        raise inner_where.at("body").fail(
+    if (header.game, header.seq, header.turn, header.side, header.revision) != (
+        game, answers["seq"], answers["turn"], side, revision
+    ):
+        raise inner_where.at("header").fail(
             "the signed orders inside do not match the file's outer labels",
             hint="the file was assembled from another orders file; ask the player to send it again",
         )
-    salt = fields.b64(body["salt"], inner_where.at("body.salt"), length=SALT_LENGTH)
-    return OrdersBody(
-        source=source, game=game, seq=answers["seq"], turn=answers["turn"], side=side, salt=salt,
-        orders=body["orders"], digest=digest(envelope), envelope=envelope, signer=players[side],
-    )
+    nonce = fields.b64(content["nonce"], inner_where.at("nonce"), length=NONCE_LENGTH)
+    if not check_orders_commitment(nonce, content["orders"], header.commitment):
+        raise VerificationFailed(
+            "the orders inside are not the ones the player signed (their commitment differs)",
+            file=source, field="sealed.orders", hint="the file was assembled from parts of others; ask the player to send it again",
+        )
+    return OrdersBody(source=source, header=header, orders=content["orders"], nonce=nonce, signer=players[side])
 
 
 def open_orders_for_turn(

@@ -30,6 +30,12 @@ alike (the two sides' views) pass the same ``min_bucket`` so that all of
 them have the same length.  Sealed length = ``32 + bucket + 16``.
 
 Opening checks the length prefix and that every padding byte is zero.
+
+What anyone may seal to the referee (orders) is sealed **without**
+compression (``compress=False``): a few KiB of zeros inflate to megabytes,
+and the signature inside cannot be checked before inflating.  Every reader
+also gives a ``limit``: sealed data longer than its bucket, or inflating
+past it, is refused before it costs anything.
 """
 
 from __future__ import annotations
@@ -97,11 +103,12 @@ def compress(plaintext: bytes) -> bytes:
     return zlib.compress(plaintext, 9)
 
 
-def decompress(data: bytes) -> bytes | None:
-    """The data :func:`compress` made, or None (also for anything that would grow past the largest bucket)."""
+def decompress(data: bytes, limit: int = LARGEST_BUCKET) -> bytes | None:
+    """The data :func:`compress` made, or None (also for anything that would grow past ``limit`` bytes:
+    a few KiB of zeros inflate to megabytes, so each reader says how much it can use)."""
     inflater = zlib.decompressobj()
     try:
-        out = inflater.decompress(data, LARGEST_BUCKET)
+        out = inflater.decompress(data, limit)
     except zlib.error:
         return None
     if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:
@@ -109,14 +116,29 @@ def decompress(data: bytes) -> bytes | None:
     return out
 
 
+def _inflates_past(data: bytes, limit: int) -> bool:
+    inflater = zlib.decompressobj()
+    try:
+        inflater.decompress(data, limit)
+    except zlib.error:
+        return False
+    return bool(inflater.unconsumed_tail)
+
+
 def bucket_for(plaintext: bytes) -> int:
     """The bucket :func:`seal` pads ``plaintext`` to (after compression)."""
     return bucket_size(len(compress(plaintext)))
 
 
-def seal(plaintext: bytes, recipient: PublicIdentity, info: bytes, *, min_bucket: int = 0) -> bytes:
-    """Compress and pad ``plaintext`` and seal it so that only ``recipient`` can open it."""
-    return SUITE.encrypt(pad(compress(plaintext), min_bucket), recipient.seal_key, info=info)
+def seal(plaintext: bytes, recipient: PublicIdentity, info: bytes, *, min_bucket: int = 0, compress: bool = True) -> bytes:
+    """Compress (unless ``compress`` is false) and pad ``plaintext`` and seal it so that only ``recipient`` can open it.
+
+    Sealed data anyone may send (orders) is not compressed, so that nothing is
+    inflated before its signature is checked; the reader opens it with
+    ``compressed=False``.
+    """
+    data = zlib.compress(plaintext, 9) if compress else plaintext
+    return SUITE.encrypt(pad(data, min_bucket), recipient.seal_key, info=info)
 
 
 def open_sealed(
@@ -128,8 +150,13 @@ def open_sealed(
     sealed_to: str | None = None,
     source: str | None = None,
     field: str | None = None,
+    limit: int = LARGEST_BUCKET,
+    compressed: bool = True,
 ) -> bytes:
     """Open what :func:`seal` made for ``identity`` with the same ``info``.
+
+    ``limit`` bounds the opened plaintext (and the sealed length, a bucket of
+    at most the same size): what is larger is refused before it is inflated.
 
     HPKE cannot tell a wrong key from altered bytes or a wrong context, so a
     failure says all three; ``sealed_to`` (e.g. ``"US (alice, fingerprint …)"``)
@@ -143,12 +170,21 @@ def open_sealed(
         hint = "check you used the right key file; otherwise the file was altered or the data was copied from another file"
     if len(ciphertext) < sealed_length(SMALLEST_BUCKET):
         raise BadInput(f"{what} is too short to be sealed data", file=source, field=field, hint=hint)
+    if len(ciphertext) > sealed_length(max(bucket_size(limit - _LENGTH_PREFIX), SMALLEST_BUCKET)):
+        raise BadInput(f"{what} is {len(ciphertext)} bytes, more than pbem reads ({limit} bytes opened)",
+                       file=source, field=field, hint="the file was made to exhaust the reader; do not use it")
     try:
         padded = SUITE.decrypt(ciphertext, identity.encryption_key, info=info)
     except (InvalidTag, ValueError):
         raise BadInput(message, file=source, field=field, hint=hint) from None
-    compressed = unpad(padded)
-    plaintext = decompress(compressed) if compressed is not None else None
+    framed = unpad(padded)
+    if not compressed:
+        plaintext = framed if framed is not None and len(framed) <= limit else None
+    else:
+        plaintext = decompress(framed, limit) if framed is not None else None
+    if compressed and framed is not None and plaintext is None and _inflates_past(framed, limit):
+        raise BadInput(f"{what} inflates to more than {limit} bytes, more than pbem reads",
+                       file=source, field=field, hint="the file was made to exhaust the reader; do not use it")
     if plaintext is None:
         raise BadInput(
             f"{what} opened but its padding is malformed",

@@ -4,14 +4,16 @@ A turn file is an armoured block of kind ``TURN`` (see
 :mod:`pbem.protocol.armour`; headers ``Game`` and ``Sequence``, which readers
 check against the signed content).  Its payload is the canonical JSON of a
 signed envelope (:mod:`pbem.protocol.signing`, context ``"turn"``) made with
-the referee's key.  The envelope's body::
+the referee's key, followed by the raw sealed parts (:mod:`pbem.protocol.parts`:
+``views.US``, ``views.JP``, ``referee_state``, in that order).  The envelope's body::
 
     {
-      "format": "pbem-turn-1",
+      "format": "pbem-turn-2",
       "game": "<32 lower-case hex: 16 random bytes, fixed at genesis>",
       "seq": 0,                              # 0 for genesis, then 1, 2, …
       "prev": null | "sha256:<hex>",         # digest of the previous turn file's payload
-      "orders": null | "sha256:<hex>",       # digest of the signed orders envelope adjudicated
+      "orders": null | {…},                  # the player's signed orders header adjudicated (ordersfile)
+      "superseded": [{…}, …],                # the signed headers of the earlier revisions received
       "scenario": {"id": "<text>", "hash": "sha256:<hex>"},
       "ruleset": {…},                        # opaque: edition, options
       "identities": {"US": "pbem-id-1 …", "JP": "pbem-id-1 …", "referee": "pbem-id-1 …"},
@@ -22,8 +24,9 @@ the referee's key.  The envelope's body::
         "rolls": [{"n": 1, "purpose": "…", "value": 4}, …],
         "next_commitment": "sha256:<hex>"            # commit(seed_{n+1})
       },
-      "views": {"US": "<b64 sealed>", "JP": "<b64 sealed>"},
-      "referee_state": "<b64 sealed>",
+      "views": {"US": <part descriptor>, "JP": <part descriptor>},
+      "view_commitments": {"US": "sha256:<hex>", "JP": "sha256:<hex>"},
+      "referee_state": <part descriptor>,
       "state_commitment": "sha256:<hex>"
     }
 
@@ -32,18 +35,25 @@ Rules a reader enforces: ``seq == 0`` exactly when ``prev``, ``orders``,
 identities are repeated in every file and hold three different key sets.
 
 Digests: a turn file is named by ``"sha256:" + hex(SHA-256(payload))`` where
-payload is the dearmoured bytes (canonical JSON of the envelope) — see
-:func:`turn_digest`.  ``orders`` is the digest of the canonical JSON of the
-player's signed orders envelope (:mod:`pbem.protocol.ordersfile`).
+payload is the dearmoured bytes (the envelope's canonical JSON and the sealed parts) — see
+:func:`turn_digest`.  ``orders`` is the player's signed orders header
+(:mod:`pbem.protocol.ordersfile`): it shows, without the orders themselves,
+which turn file the player answered, which revision was adjudicated and its
+salt; its digest is the orders digest.
 
 Sealed parts (:mod:`pbem.protocol.sealing`, HPKE with size buckets):
 
-* ``views[SIDE]`` is the canonical JSON of that side's view (opaque), sealed
-  to that side's identity with ``info = seal_info("view", {"game", "seq",
-  "role": SIDE})``.  Both views are padded to the same bucket.
+* ``views[SIDE]`` is the canonical JSON of ``{"nonce": <b64, 32 bytes>,
+  "view": <that side's view, opaque>}``, sealed to that side's identity
+  with ``info = seal_info("view", {"game", "seq", "role": SIDE})``.  Both
+  views are padded to the same bucket.  ``view_commitments[SIDE] =
+  "sha256:" + hex(SHA-256(b"pbem-v1/view-commit\\0" || nonce ||
+  canonical_bytes(view)))``, signed in clear: a player who reveals his view
+  and its nonce proves to anyone what the referee told him.
 * ``referee_state`` is the canonical JSON of
-  ``{"format": "pbem-referee-state-1", "nonce": <b64, 32 bytes>,
-  "state": <full state, opaque>, "next_seed": <b64, 32 bytes>}`` sealed to
+  ``{"format": "pbem-referee-state-2", "nonce": <b64, 32 bytes>,
+  "state": <full state, opaque>, "next_seed": <b64, 32 bytes>,
+  "view_nonces": {"US": <b64>, "JP": <b64>}}`` sealed to
   the referee with ``info = seal_info("referee-state", {"game", "seq",
   "role": "referee"})``.  The referee keeps nothing else between turns.
 * ``state_commitment = "sha256:" + hex(SHA-256(b"pbem-v1/state-commit\\0" ||
@@ -64,12 +74,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
-from pbem.protocol import fields, signing
+from pbem.protocol import fields, parts, signing
 from pbem.protocol.armour import armour, dearmour
 from pbem.protocol.canonical import (
     DIGEST_PREFIX,
     b64e,
     canonical_bytes,
+    digest,
     digest_bytes,
     parse_canonical,
 )
@@ -78,10 +89,12 @@ from pbem.protocol.files import text_and_source
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.sealing import bucket_for, open_sealed, seal, seal_info
 
-FORMAT = "pbem-turn-1"
+FORMAT = "pbem-turn-2"
 KIND = "TURN"
 SIGN_CONTEXT = "turn"
-REFEREE_STATE_FORMAT = "pbem-referee-state-1"
+REFEREE_STATE_FORMAT = "pbem-referee-state-2"
+MAX_FILE_CHARS = 16 * 1024 * 1024
+MAX_SEALED_PLAINTEXT = 32 * 1024 * 1024
 SIDES = ("US", "JP")
 REFEREE = "referee"
 ROLES = SIDES + (REFEREE,)
@@ -89,12 +102,13 @@ ARMOUR_MARKER = "-----BEGIN PBEM"
 
 BODY_KEYS = frozenset(
     {"format", "game", "seq", "prev", "orders", "scenario", "ruleset", "identities",
-     "public", "dice", "views", "referee_state", "state_commitment"}
+     "public", "dice", "views", "view_commitments", "referee_state", "state_commitment", "superseded"}
 )
 DICE_KEYS = frozenset({"revealed_seed", "salt", "rolls", "next_commitment"})
 ROLL_KEYS = frozenset({"n", "purpose", "value"})
 _GAME_RE = re.compile(r"[0-9a-f]{32}")
 _STATE_DOMAIN = b"pbem-v1/state-commit\x00"
+_VIEW_DOMAIN = b"pbem-v1/view-commit\x00"
 
 
 def new_game_id() -> str:
@@ -110,6 +124,15 @@ def commit_state(nonce: bytes, state: Any) -> str:
 def check_state_commitment(nonce: bytes, state: Any, commitment: str) -> bool:
     """True when ``(nonce, state)`` is what ``commitment`` was made to."""
     return hmac.compare_digest(commit_state(nonce, state).encode(), commitment.encode("utf-8", "replace"))
+
+
+def commit_view(nonce: bytes, view: Any) -> str:
+    """The signed, public commitment to one side's sealed view."""
+    return DIGEST_PREFIX + hashlib.sha256(_VIEW_DOMAIN + nonce + canonical_bytes(view)).hexdigest()
+
+
+def check_view_commitment(nonce: bytes, view: Any, commitment: str) -> bool:
+    return hmac.compare_digest(commit_view(nonce, view).encode(), commitment.encode("utf-8", "replace"))
 
 
 def view_info(game: str, seq: int, side: str) -> bytes:
@@ -144,7 +167,9 @@ class TurnFile:
     game: str
     seq: int
     prev: str | None
-    orders: str | None
+    orders: str | None  # the orders digest: digest(orders_header)
+    orders_header: dict | None = field(repr=False)
+    superseded: tuple[dict, ...] = field(repr=False)
     scenario_id: str
     scenario_hash: str
     ruleset: dict = field(repr=False)
@@ -152,6 +177,7 @@ class TurnFile:
     public: Any = field(repr=False)
     dice: DiceRecord = field(repr=False)
     views: dict[str, bytes] = field(repr=False)
+    view_commitments: dict[str, str] = field(repr=False)
     referee_state: bytes = field(repr=False)
     state_commitment: str = field(repr=False)
 
@@ -177,6 +203,7 @@ class RefereeState:
     state: Any = field(repr=False)
     nonce: bytes = field(repr=False)
     next_seed: bytes = field(repr=False)
+    view_nonces: dict[str, bytes] = field(repr=False)
 
 
 def turn_digest(turn: TurnFile | bytes) -> str:
@@ -201,14 +228,16 @@ def build_turn(
     referee_state: Any,
     next_seed: bytes,
     prev: TurnFile | None = None,
-    orders: str | None = None,
+    orders: dict | None = None,
     dice_used: DiceStream | None = None,
+    superseded: list[dict] | None = None,
 ) -> TurnFile:
     """Seal, commit, sign and armour one turn file.
 
     Genesis: ``seq=0`` with no ``prev``, ``orders`` or ``dice_used``.  Later
-    files: ``prev`` is the verified previous turn file, ``orders`` the digest
-    of the orders adjudicated (``OrdersBody.digest``) and ``dice_used`` the
+    files: ``prev`` is the verified previous turn file, ``orders`` the signed
+    header of the orders adjudicated (``OrdersBody.envelope``), ``superseded``
+    the signed headers of the earlier revisions the referee received, and ``dice_used`` the
     stream the engine rolled (its seed is revealed here).  ``next_seed`` is
     the seed for the next adjudication; only its commitment is published, the
     seed itself goes into the sealed referee state.  Inconsistent arguments
@@ -234,16 +263,21 @@ def build_turn(
         if not check_commitment(dice_used.seed, prev.dice.next_commitment):
             raise ValueError("the dice seed used is not the one committed in the previous turn file")
 
-    view_plaintexts = {side: canonical_bytes(views[side]) for side in SIDES}
+    view_nonces = {side: secrets.token_bytes(32) for side in SIDES}
+    view_plaintexts = {side: canonical_bytes({"nonce": b64e(view_nonces[side]), "view": views[side]}) for side in SIDES}
+    for name, plaintext in view_plaintexts.items():
+        if len(plaintext) > MAX_SEALED_PLAINTEXT:
+            raise BadInput(f"the {name} view is {len(plaintext)} bytes, more than a reader opens ({MAX_SEALED_PLAINTEXT})")
     common_bucket = max(bucket_for(p) for p in view_plaintexts.values())
     sealed_views = {
-        side: b64e(seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket))
+        side: seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket)
         for side in SIDES
     }
     nonce = secrets.token_bytes(32)
     sealed_state = seal(
         canonical_bytes(
-            {"format": REFEREE_STATE_FORMAT, "nonce": b64e(nonce), "state": referee_state, "next_seed": b64e(next_seed)}
+            {"format": REFEREE_STATE_FORMAT, "nonce": b64e(nonce), "state": referee_state, "next_seed": b64e(next_seed),
+             "view_nonces": {side: b64e(view_nonces[side]) for side in SIDES}}
         ),
         identities[REFEREE],
         referee_state_info(game, seq),
@@ -254,6 +288,7 @@ def build_turn(
         "seq": seq,
         "prev": prev.digest if prev is not None else None,
         "orders": orders,
+        "superseded": list(superseded or []),
         "scenario": {"id": scenario["id"], "hash": scenario["hash"]},
         "ruleset": ruleset,
         "identities": {role: identities[role].line() for role in ROLES},
@@ -264,12 +299,16 @@ def build_turn(
             "rolls": dice_used.rolls if dice_used else [],
             "next_commitment": commit(next_seed),
         },
-        "views": sealed_views,
-        "referee_state": b64e(sealed_state),
+        "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},
+        "view_commitments": {side: commit_view(view_nonces[side], views[side]) for side in SIDES},
+        "referee_state": parts.descriptor(sealed_state),
         "state_commitment": commit_state(nonce, referee_state),
     }
     envelope = signing.sign(referee, body, SIGN_CONTEXT)
-    text = armour(KIND, canonical_bytes(envelope), {"Game": game, "Sequence": str(seq)})
+    payload = parts.join(envelope, [sealed_views["US"], sealed_views["JP"], sealed_state])
+    text = armour(KIND, payload, {"Game": game, "Sequence": str(seq)})
+    if len(text) > MAX_FILE_CHARS:  # what a reader would refuse is never written
+        raise BadInput(f"turn file {seq} would be {len(text)} characters, more than a reader accepts ({MAX_FILE_CHARS})")
     return parse_turn(text, source=f"turn {seq}")
 
 
@@ -279,8 +318,11 @@ def build_turn(
 def parse_turn(text: str, source: str = "turn file") -> TurnFile:
     """Dearmour and check the shape of a turn file, **without** checking its
     signature (use :func:`read_turn` for that)."""
+    if len(text) > MAX_FILE_CHARS:
+        raise BadInput(f"is {len(text)} characters, more than a turn file can be ({MAX_FILE_CHARS})",
+                       file=source, hint="the file was made to exhaust the reader; do not use it")
     _, headers, payload = dearmour(text, KIND, source)
-    envelope = parse_canonical(payload, source=source, what="the turn file's content")
+    envelope, rest = parts.split(payload, source=source, what="the turn file's content")
     where = fields.Where(source)
     fields.obj(envelope, where, signing.ENVELOPE_KEYS)
     body = fields.obj(envelope["body"], where.at("body"), BODY_KEYS)
@@ -296,7 +338,13 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
         raise where.at("game").fail("a game id is 32 lower-case hex digits")
     seq = fields.integer(body["seq"], where.at("seq"), minimum=0)
     prev = fields.digest_or_none(body["prev"], where.at("prev"))
-    orders = fields.digest_or_none(body["orders"], where.at("orders"))
+    orders_header = None if body["orders"] is None else fields.obj(body["orders"], where.at("orders"), signing.ENVELOPE_KEYS)
+    orders = None if orders_header is None else digest(orders_header)
+    superseded = fields.array(body["superseded"], where.at("superseded"))
+    if len(superseded) > 999:
+        raise where.at("superseded").fail(f"{len(superseded)} superseded revisions; no turn has more than 999")
+    for index, item in enumerate(superseded):
+        fields.obj(item, where.at("superseded").at(index), signing.ENVELOPE_KEYS)
     scenario = fields.obj(body["scenario"], where.at("scenario"), {"id", "hash"})
     scenario_id = fields.string(scenario["id"], where.at("scenario.id"))
     scenario_hash = fields.digest_value(scenario["hash"], where.at("scenario.hash"))
@@ -304,8 +352,12 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
     identities = _parse_identities(body["identities"], where.at("identities"))
     dice = _parse_dice(body["dice"], where.at("dice"))
     views_obj = fields.obj(body["views"], where.at("views"), set(SIDES))
-    views = {side: fields.b64(views_obj[side], where.at(f"views.{side}")) for side in SIDES}
-    referee_state = fields.b64(body["referee_state"], where.at("referee_state"))
+    sealed = parts.take(rest, [(f"views.{side}", views_obj[side]) for side in SIDES]
+                        + [("referee_state", body["referee_state"])], where)
+    views = {side: sealed[f"views.{side}"] for side in SIDES}
+    commitments_obj = fields.obj(body["view_commitments"], where.at("view_commitments"), set(SIDES))
+    view_commitments = {side: fields.digest_value(commitments_obj[side], where.at(f"view_commitments.{side}")) for side in SIDES}
+    referee_state = sealed["referee_state"]
     state_commitment = fields.digest_value(body["state_commitment"], where.at("state_commitment"))
 
     if seq == 0:
@@ -315,6 +367,8 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
                 raise where.at(name).fail("must be null in the genesis turn file (seq 0)")
         if dice.rolls:
             raise where.at("dice.rolls").fail("the genesis turn file has no rolls")
+        if superseded:
+            raise where.at("superseded").fail("the genesis turn file answers no orders")
     else:
         for name, value in (("prev", prev), ("orders", orders), ("dice.revealed_seed", dice.revealed_seed),
                             ("dice.salt", dice.salt)):
@@ -330,9 +384,9 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
             )
     return TurnFile(
         source=source, text=text, headers=headers, payload=payload, envelope=envelope,
-        game=game, seq=seq, prev=prev, orders=orders, scenario_id=scenario_id,
+        game=game, seq=seq, prev=prev, orders=orders, orders_header=orders_header, superseded=tuple(superseded), scenario_id=scenario_id,
         scenario_hash=scenario_hash, ruleset=ruleset, identities=identities,
-        public=body["public"], dice=dice, views=views, referee_state=referee_state,
+        public=body["public"], dice=dice, views=views, view_commitments=view_commitments, referee_state=referee_state,
         state_commitment=state_commitment,
     )
 
@@ -415,7 +469,12 @@ def read_turn(
 
 
 def open_view(turn: TurnFile, side: str, identity: PrivateIdentity) -> Any:
-    """The view sealed to ``side`` in ``turn``, opened with ``identity``."""
+    """The view sealed to ``side`` in ``turn``, opened with ``identity`` and checked against its commitment."""
+    return open_view_opening(turn, side, identity)[1]
+
+
+def open_view_opening(turn: TurnFile, side: str, identity: PrivateIdentity) -> tuple[bytes, Any]:
+    """``(nonce, view)`` of ``side``'s sealed view: what a player reveals to prove what he was shown."""
     if side not in SIDES:
         raise BadInput(f"unknown side {side!r}", hint=f"use one of {', '.join(SIDES)}")
     owner = turn.identities[side]
@@ -426,18 +485,21 @@ def open_view(turn: TurnFile, side: str, identity: PrivateIdentity) -> Any:
             field=f"views.{side}",
             hint=f"each player can open only their own side's view; use the {side} player's key file",
         )
+    faulty = dict(file=turn.source, field=f"views.{side}",
+                  hint="the referee's file is faulty (or a view was copied from another file); tell the referee")
     try:
         plaintext = open_sealed(
             turn.views[side], identity, view_info(turn.game, turn.seq, side),
-            what=f"the {side} view", source=turn.source, field=f"views.{side}",
+            what=f"the {side} view", source=turn.source, field=f"views.{side}", limit=MAX_SEALED_PLAINTEXT,
         )
     except BadInput as exc:
-        raise VerificationFailed(
-            f"the {side} view does not open with the {side} key named in the file",
-            file=turn.source, field=f"views.{side}",
-            hint="the referee's file is faulty (or a view was copied from another file); tell the referee",
-        ) from exc
-    return parse_canonical(plaintext, source=turn.source, what=f"the {side} view")
+        raise VerificationFailed(f"the {side} view does not open with the {side} key named in the file", **faulty) from exc
+    where = fields.Where(turn.source, f"views.{side}")
+    content = fields.obj(parse_canonical(plaintext, source=turn.source, what=f"the {side} view"), where, {"nonce", "view"})
+    nonce = fields.b64(content["nonce"], where.at("nonce"), length=32)
+    if not check_view_commitment(nonce, content["view"], turn.view_commitments[side]):
+        raise VerificationFailed(f"the sealed {side} view does not match the view commitment the referee signed", **faulty)
+    return nonce, content["view"]
 
 
 def open_referee_state(turn: TurnFile, referee: PrivateIdentity) -> RefereeState:
@@ -451,12 +513,12 @@ def open_referee_state(turn: TurnFile, referee: PrivateIdentity) -> RefereeState
     plaintext = open_sealed(
         turn.referee_state, referee, referee_state_info(turn.game, turn.seq),
         what="the referee state", sealed_to=f"the referee {owner.describe()}",
-        source=turn.source, field="referee_state",
+        source=turn.source, field="referee_state", limit=MAX_SEALED_PLAINTEXT,
     )
     where = fields.Where(turn.source, "referee_state")
     content = fields.obj(
         parse_canonical(plaintext, source=turn.source, what="the referee state"),
-        where, {"format", "nonce", "state", "next_seed"},
+        where, {"format", "nonce", "state", "next_seed", "view_nonces"},
     )
     if content["format"] != REFEREE_STATE_FORMAT:
         raise where.at("format").fail(f"referee state format {content['format']!r} is not {REFEREE_STATE_FORMAT!r}")
@@ -472,4 +534,6 @@ def open_referee_state(turn: TurnFile, referee: PrivateIdentity) -> RefereeState
             "the sealed next seed does not match the dice commitment",
             file=turn.source, field="dice.next_commitment", hint="the referee's file is faulty",
         )
-    return RefereeState(content["state"], nonce, next_seed)
+    nonces = fields.obj(content["view_nonces"], where.at("view_nonces"), set(SIDES))
+    view_nonces = {side: fields.b64(nonces[side], where.at(f"view_nonces.{side}"), length=32) for side in SIDES}
+    return RefereeState(content["state"], nonce, next_seed, view_nonces)

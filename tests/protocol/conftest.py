@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from pbem.protocol import dice, keys, ordersfile, signing, turnfile
+from pbem.protocol import dice, keys, ordersfile, parts, signing, turnfile
 from pbem.protocol.armour import armour
-from pbem.protocol.canonical import canonical_bytes
 
 SCENARIO = {"id": "leyte-test", "hash": "sha256:" + "ab" * 32}
 RULESET = {"edition": "test", "options": []}
@@ -79,7 +78,7 @@ class Game:
             identities=self.parties.identities, public={"to_move": other, "events": [body.orders]},
             views={"US": {"units": ["US-1"], "seq": last.seq + 1}, "JP": {"units": ["JP-1", "JP-2"]}},
             referee_state={"turn": last.seq + 1}, next_seed=dice.new_seed(),
-            prev=last, orders=body.digest, dice_used=stream,
+            prev=last, orders=body.envelope, dice_used=stream,
         )
         self.turns.append(turn)
         return turn
@@ -105,13 +104,22 @@ def played(parties) -> Game:
     return game
 
 
-def resign(turn: turnfile.TurnFile, referee: keys.PrivateIdentity, mutate) -> str:
+def resign(turn: turnfile.TurnFile, referee: keys.PrivateIdentity, mutate, sealed: dict | None = None) -> str:
     """A turn file whose body was changed by ``mutate`` and signed again —
-    what a cheating referee could produce."""
+    what a cheating referee could produce.  ``sealed`` replaces sealed parts
+    (``{"views.US": bytes}``); their descriptors are set to match."""
     body = copy.deepcopy(turn.body)
     mutate(body)
+    blobs = {"views.US": turn.views["US"], "views.JP": turn.views["JP"], "referee_state": turn.referee_state} | (sealed or {})
+    if sealed:
+        for name, blob in sealed.items():
+            if name == "referee_state":
+                body[name] = parts.descriptor(blob)
+            else:
+                body["views"][name.split(".")[1]] = parts.descriptor(blob)
     envelope = signing.sign(referee, body, turnfile.SIGN_CONTEXT)
-    return armour("TURN", canonical_bytes(envelope), {"Game": body["game"], "Sequence": str(body["seq"])})
+    payload = parts.join(envelope, [blobs["views.US"], blobs["views.JP"], blobs["referee_state"]])
+    return armour("TURN", payload, {"Game": body["game"], "Sequence": str(body["seq"])})
 
 
 @pytest.fixture

@@ -76,7 +76,7 @@ def test_wrong_roll_is_caught(played, parties, resigner):
 
 def test_replayed_orders_in_the_chain(played, parties, resigner):
     def replay(body):
-        body["orders"] = played.turns[1].orders
+        body["orders"] = played.turns[1].orders_header
         body["dice"]["salt"] = played.turns[1].body["dice"]["salt"]
 
     report = chain.verify_chain(texts(played)[:2] + [resigner(played.turns[2], parties.ref, replay)])

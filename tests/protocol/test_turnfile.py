@@ -63,8 +63,7 @@ def test_views_look_alike(played):
 
 
 def test_view_pasted_from_another_turn_does_not_open(played, parties, resigner):
-    old_view = played.turns[1].body["views"]["US"]
-    pasted = resigner(played.turns[2], parties.ref, lambda body: body["views"].update(US=old_view))
+    pasted = resigner(played.turns[2], parties.ref, lambda body: None, {"views.US": played.turns[1].views["US"]})
     turn = turnfile.read_turn(pasted, parties.ref.public)  # validly signed by a careless referee …
     with pytest.raises(VerificationFailed):
         turnfile.open_view(turn, "US", parties.us)  # … but the view is bound to turn 1

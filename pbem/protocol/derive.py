@@ -1,0 +1,59 @@
+"""What a player's orders derive from a secret of his own: the dice salt and the orders nonce.
+
+A salt drawn fresh at every ``submit`` let a referee re-roll: he
+adjudicated to a scratch file, disliked the die, and asked for a resend
+("your file arrived damaged"), which carried a new salt.  So the salt is
+derived, not drawn: the same player answering the same turn file with the
+same revision of his orders always gets the same salt, and a resend rolls
+the same dice.  A new salt needs a new revision, which the player makes only
+when he changes his mind, and which every later check names.
+
+Exact derivation (another implementation must reproduce it)::
+
+    secret = HKDF-SHA256(ikm = raw Ed25519 private key (32 bytes), salt = none,
+                         info = b"pbem-v1/orders-secret", length = 32)
+    label  = canonical_bytes({"game", "turn": <digest answered>, "side", "revision"})
+    salt   = HMAC-SHA256(secret, b"pbem-v1/orders-salt\\0"  || label)
+    nonce  = HMAC-SHA256(secret, b"pbem-v1/orders-nonce\\0" || label)
+
+The secret never leaves the process and cannot be turned back into the key;
+nobody needs it but its holder (no key is ever released).  The ``nonce``
+blinds the public commitment to the orders (:mod:`pbem.protocol.ordersfile`)
+so that nobody can test guessed orders against it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.keys import PrivateIdentity
+
+_SECRET_INFO = b"pbem-v1/orders-secret"
+_SALT_DOMAIN = b"pbem-v1/orders-salt\x00"
+_NONCE_DOMAIN = b"pbem-v1/orders-nonce\x00"
+
+
+def _secret(player: PrivateIdentity) -> bytes:
+    raw = player.signing_key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_SECRET_INFO).derive(raw)
+
+
+def _label(game: str, turn_digest: str, side: str, revision: int) -> bytes:
+    return canonical_bytes({"game": game, "turn": turn_digest, "side": side, "revision": revision})
+
+
+def orders_salt_and_nonce(player: PrivateIdentity, *, game: str, turn_digest: str, side: str, revision: int) -> tuple[bytes, bytes]:
+    """The salt and the commitment nonce of one revision of one player's orders for one turn file."""
+    secret = _secret(player)
+    label = _label(game, turn_digest, side, revision)
+    return (
+        hmac.new(secret, _SALT_DOMAIN + label, hashlib.sha256).digest(),
+        hmac.new(secret, _NONCE_DOMAIN + label, hashlib.sha256).digest(),
+    )
