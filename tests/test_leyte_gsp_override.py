@@ -49,3 +49,26 @@ def test_a_malformed_override_is_refused_with_exit_2(tmp_path):
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "Ground Support override" in result.stderr
     assert not (tmp_path / "game" / "turn-0000.pbem").exists()
+
+
+def test_an_edited_leyte_scenario_under_its_real_id_is_refused(tmp_path):
+    """11.5 for a scenario in a sub-folder that shares a map file: the id names the shipped content, map included."""
+    import shutil
+    from pathlib import Path
+
+    keys(tmp_path)
+    shipped = Path(__file__).resolve().parent.parent / "scenarios" / "leyte"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    shutil.copy(shipped / "map.json", mine / "map.json")
+    scenario = json.loads((shipped / "leyte-assault.json").read_text())
+    scenario["units"][0]["defense"] += 1
+    (mine / "leyte-assault.json").write_text(json.dumps(scenario))
+    result = run("new", mine / "leyte-assault.json", "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub",
+                 "--referee", tmp_path / "ref.pub", "--key", tmp_path / "ref.key", "--out", tmp_path / "game")
+    assert result.returncode == 2 and "is not the leyte-assault pbem ships" in result.stderr
+    # the unchanged copy, map file beside it, is the shipped scenario
+    shutil.copy(shipped / "leyte-assault.json", mine / "leyte-assault.json")
+    result = run("new", mine / "leyte-assault.json", "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub",
+                 "--referee", tmp_path / "ref.pub", "--key", tmp_path / "ref.key", "--out", tmp_path / "game")
+    assert result.returncode == 0, result.stderr
