@@ -23,12 +23,18 @@ def status(folder, key=None):
     return json.loads(pbem(*args))
 
 
-def test_status_tells_each_party_what_to_do(tmp_path):
+def new_game(tmp_path):
+    """Three identities and a test-skirmish game in ``tmp_path/game``."""
     for name in ("ref", "us", "jp"):
         pbem("keygen", name, "--dir", tmp_path, "--no-passphrase")
     game = tmp_path / "game"
     pbem("new", "test-skirmish", "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub", "--referee", tmp_path / "ref.pub",
          "--key", tmp_path / "ref.key", "--out", game)
+    return game
+
+
+def test_status_tells_each_party_what_to_do(tmp_path):
+    game = new_game(tmp_path)
     anyone = status(game)
     assert (anyone["game_turn"], anyone["awaiting"], anyone["verified"], anyone["role"]) == (1, "US", True, None)
     us = status(game, tmp_path / "us.key")
@@ -53,11 +59,7 @@ def test_status_tells_each_party_what_to_do(tmp_path):
 
 
 def test_status_of_a_damaged_folder_says_so(tmp_path):
-    for name in ("ref", "us", "jp"):
-        pbem("keygen", name, "--dir", tmp_path, "--no-passphrase")
-    game = tmp_path / "game"
-    pbem("new", "test-skirmish", "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub", "--referee", tmp_path / "ref.pub",
-         "--key", tmp_path / "ref.key", "--out", game)
+    game = new_game(tmp_path)
     copy = tmp_path / "copy"
     shutil.copytree(game, copy)
     text = (copy / "turn-0000.pbem").read_text()
