@@ -76,3 +76,19 @@ def test_status_of_a_damaged_folder_says_so(tmp_path):
 def test_status_of_an_empty_folder(tmp_path):
     found = json.loads(pbem("status", tmp_path, "--json", code=2))
     assert found["latest_file"] is None and "pbem new" in found["next"]["action"]
+
+
+def test_submit_and_adjudicate_print_a_mail_to_paste(tmp_path):
+    import hashlib
+
+    game = new_game(tmp_path)
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps({"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}))
+    said = pbem("submit", orders, "--turn", game / "turn-0000.pbem", "--key", tmp_path / "us.key")
+    sent = game / "orders-0000-US.pbem"
+    assert "Subject: [pbem " in said and "test-skirmish: US orders answering turn file 0 (revision 1)" in said
+    assert f"Attached: orders-0000-US.pbem (sha256 {hashlib.sha256(sent.read_bytes()).hexdigest()})" in said
+    said = pbem("adjudicate", game / "turn-0000.pbem", sent, "--key", tmp_path / "ref.key")
+    following = game / "turn-0001.pbem"
+    assert "test-skirmish: turn file 1" in said and "JP moves next" in said
+    assert f"Attached: turn-0001.pbem (sha256 {hashlib.sha256(following.read_bytes()).hexdigest()})" in said

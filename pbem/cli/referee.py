@@ -108,5 +108,13 @@ def adjudicate(
             typer.echo(f"  rule {p['rule']:<6} {p['unit'] or '-':<12} {p['message']}")
     if done.step.over:
         typer.echo("the game is over")
+        step = "The game is over: pbem view shows the victory report; pbem reveal --key REF.key -o reveal.pbem lets anyone audit it."
     else:
         typer.echo(f"send {target.name} to both players; {done.turn.public['awaiting']} moves next")
+        step = f"{done.turn.public['awaiting']} moves next: pbem view {target.name} --key YOUR.key, then pbem status <folder> --key YOUR.key."
+    import hashlib
+
+    from pbem.game.status import mail_text
+
+    lines = mail_text(turn_file, f"turn file {turn_file.seq + 1}", target, hashlib.sha256(target.read_bytes()).hexdigest(), step)
+    typer.echo("\nA mail to both players you can paste:\n" + "\n".join(f"  {line}" for line in lines))

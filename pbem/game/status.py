@@ -89,6 +89,18 @@ def mail_subject(turn: TurnFile, what: str) -> str:
     return f"[pbem {turn.game[:8]}] {turn.scenario_id}: {what}"
 
 
+def mail_text(turn: TurnFile, what: str, attached: Path, digest: str, next_step: str) -> list[str]:
+    """A subject and body a player or the referee can paste into a mail: game, turn, file, digest and what to do."""
+    return [
+        f"Subject: {mail_subject(turn, what)}",
+        "",
+        f"Game {turn.game} ({turn.scenario_id}): {what}.",
+        f"Attached: {attached.name} (sha256 {digest}).",
+        next_step,
+        "Check it with: pbem verify <your game folder>",
+    ]
+
+
 def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: str = "KEY") -> Status:
     report = verify_chain(folder)
     turns = sorted(report.turns, key=lambda t: t.seq)
