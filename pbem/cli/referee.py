@@ -108,7 +108,7 @@ def adjudicate(
             typer.echo(f"  rule {p['rule']:<6} {p['unit'] or '-':<12} {p['message']}")
     if done.step.over:
         typer.echo("the game is over")
-        step = "The game is over: pbem view shows the victory report; pbem reveal --key REF.key -o reveal.pbem lets anyone audit it."
+        step = "The game is over: pbem view shows the victory report; pbem reveal <game folder> --key REF.key -o reveal.pbem lets anyone audit it."
     else:
         typer.echo(f"send {target.name} to both players; {done.turn.public['awaiting']} moves next")
         step = f"{done.turn.public['awaiting']} moves next: pbem view {target.name} --key YOUR.key, then pbem status <folder> --key YOUR.key."
