@@ -44,8 +44,6 @@ SUPPORT_GAIN = 0.05
 """The least improvement a battery or Ground Support Point must bring to be added."""
 PLACE_POINTS = 3
 """Pull of a named place that is no side's objective (assumed)."""
-EXIT_SIDE = "US"
-"""assumed: the Leyte scenarios let only U.S. units leave the map (16.13); the scenario format does not say whose exits they are."""
 
 
 @dataclass
@@ -348,18 +346,18 @@ class Greedy:
         held = self.held
         enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
         lines = self._lines()
-        runner = self._runner()
+        runner, exits = self._runner()
         for u in self.free_units():
             unit = sight.units[u]
             reach = self.reach_for(u)
             here = self.plan.final.get(u)
-            if u == runner and here in board.spec.exits and here not in sight.enemy_zoc:
+            if u == runner and here in exits and here not in sight.enemy_zoc:
                 self.busy.add(u)
                 self.plan.move(u, None, [])
                 self.plan.exits.add(u)  # leave from where it stands
                 continue
             if u == runner:
-                target = min(board.spec.exits, key=lambda x: (fields.toward(board, x).get(here or "", fields.FAR), x))
+                target = min(exits, key=lambda x: (fields.toward(board, x).get(here or "", fields.FAR), x))
             else:
                 target = self._goal_for(u, here, held)
             field = fields.toward(board, target) if target else None
@@ -388,18 +386,34 @@ class Greedy:
             self.busy.add(u)
             enter, path = reach.path(chosen)
             self.plan.move(u, enter, path)
-            if u == runner and chosen in board.spec.exits:
+            if u == runner and chosen in exits:
                 self.plan.exits.add(u)
 
-    def _runner(self) -> str | None:
-        """The one unit sent off the map by an exit hex, where the map has exits (Leyte 16.13)."""
+    def _runner(self) -> tuple[str | None, list[Hex]]:
+        """The one unit sent off the map, and the exit hexes it may use (those the scenario opens to this side, 16.13).
+
+        An exit the scenario requires by a Game-Turn still to come (16.13 item 4) comes first, run by a unit
+        of the required type; otherwise the weakest infantry heads for the nearest open exit.
+        """
         sight = self.sight
-        if sight.side != EXIT_SIDE or not sight.board.spec.exits:
-            return None
-        candidates = [u for u in self.free_units() if sight.units[u].kind == "infantry" and u in sight.mine]
+        opened = sorted(h for h, sides in sight.board.exits.items() if sight.side in sides)
+        if not opened:
+            return None, []
+        free = [u for u in self.free_units() if u in sight.mine]
+        turn = sight.state.position.turn
+        done = {(r.hex, r.unit) for r in sight.state.exits}
+        for need in sight.scenario.exit_requirements:
+            if need.side != sight.side or need.by_turn < turn or any(h == need.hex for h, _ in done):
+                continue
+            fits = [u for u in free if (sight.units[u].kind, sight.units[u].attack, sight.units[u].defense, sight.units[u].move)
+                    == (need.kind, need.attack, need.defense, need.move)]
+            if fits:
+                distance = fields.toward(sight.board, need.hex)
+                return min(fits, key=lambda u: (distance.get(self.plan.final.get(u) or "", fields.FAR), u)), [need.hex]
+        candidates = [u for u in free if sight.units[u].kind == "infantry"]
         if not candidates:
-            return None
-        return min(candidates, key=lambda u: (sight.units[u].combat_value, u))
+            return None, []
+        return min(candidates, key=lambda u: (sight.units[u].combat_value, u)), opened
 
     def _lines(self) -> Lines | None:
         """Lines of Communications to keep (U.S. under Leyte, 15.31), or None when they do not matter."""

@@ -39,7 +39,7 @@ def random_plan(sight: Sight, rng: random.Random) -> Plan:
             continue
         enter, path = reach.path(h)
         plan.move(u, enter, path)
-        if h in sight.board.spec.exits and h not in sight.enemy_zoc and rng.random() < 0.5:
+        if sight.side in sight.board.exits.get(h, ()) and h not in sight.enemy_zoc and rng.random() < 0.5:
             plan.exits.add(u)
 
     plan.attacks = mandatory_attacks(sight, plan.final, lambda _, options: rng.choice(options))
