@@ -85,6 +85,7 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     from pbem.datafiles import orders_from
     from pbem.engine.adjudicator import check_orders
     from pbem.game.scenario_ref import scenario_of
+    from pbem.game.standing import standing_problems
     from pbem.game.views import state_of_view
     from pbem.model.ruleset import Ruleset
     from pbem.suggest import with_suggestions
@@ -93,7 +94,8 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     orders = orders_from(document, source)
     board = scenario_of(turn).board
     state = state_of_view(view)
-    found = check_orders(board, Ruleset(**view["ruleset"]), state, orders).problems
+    rules = Ruleset(**view["ruleset"])
+    found = list(check_orders(board, rules, state, orders).problems) + standing_problems(board, rules, state, side, orders.defense)
     return side, with_suggestions(found, state.locations)
 
 

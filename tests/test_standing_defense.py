@@ -1,0 +1,134 @@
+"""The defender's standing choices in a player's orders (issue 13 item 1, I1).
+
+A side writes a ``defense`` block in its orders; the referee keeps it in the
+position and applies it to the enemy's next player-turn only, then drops it.
+The same dice on the same position show the written choices changing the
+outcome the policy would have given (docs/policies.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.datafiles import find_scenario, scenario_document, scenario_from
+from pbem.engine.dice import FixedDice
+from pbem.engine.sequence import opening
+from pbem.game.codec import state_from_json, state_to_json
+from pbem.game.referee import play
+
+SKIRMISH = Path(__file__).resolve().parent.parent / "scenarios" / "test-skirmish.json"
+# JP infantry in clear 0807, its battery in range at 0609 (the other battalion out of the way); the US cavalry
+# two hexes off, to close in and attack.
+PLACES = {"jp-1-9": "0807", "jp-art-22": "0609", "jp-2-9": "0304", "us-7cav": "1007", "us-12cav": "1008"}
+US_ATTACK = {
+    "moves": [{"unit": "us-7cav", "path": ["0907"]}, {"unit": "us-12cav", "path": ["0908"]}],
+    "attacks": [{"attackers": ["us-7cav", "us-12cav"], "defenders": ["jp-1-9"]}],
+}
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    path = find_scenario(str(SKIRMISH))
+    return scenario_from(scenario_document(path), Path(path))
+
+
+def _rules(loaded, edition: str) -> dict:
+    return loaded.scenario.ruleset.model_dump(mode="json") | {"edition": edition}
+
+
+def _jp_to_move(loaded):
+    state = opening(loaded.scenario)
+    return state.model_copy(update={
+        "locations": state.locations | PLACES,
+        "position": state.position.model_copy(update={"phasing": "JP"}),
+    })
+
+
+def _step(loaded, state, orders, dice=(), edition="spi-1975", seq=1):
+    return play(loaded, _rules(loaded, edition), state, orders, FixedDice(list(dice)), game="g", seq=seq,
+                scenario_ref={"id": "test-skirmish", "hash": "h"}, source="orders")
+
+
+def _after_jp(loaded, defense):
+    """JP's player-turn with ``defense`` in its orders (None: no block); then the US attack with a 2 rolled."""
+    orders = {} if defense is None else {"defense": defense}
+    jp = _step(loaded, _jp_to_move(loaded), orders)
+    assert jp.last["valid"], jp.last["problems"]
+    us = _step(loaded, jp.state, US_ATTACK, dice=[2], seq=2)
+    assert us.last["valid"], us.last["problems"]
+    return jp, us
+
+
+def _choices(step):
+    return [e for e in step.last["events"] if e["type"] in ("fpf", "retreated")]
+
+
+def test_written_fpf_and_retreat_change_the_outcome_the_policy_gives(loaded):
+    written = {"fpf": [], "retreats": [{"unit": "jp-1-9", "path": ["0708", "0709"]}]}
+    _, policy = _after_jp(loaded, None)
+    _, player = _after_jp(loaded, written)
+    # The policy fires the battery (8.4): defense 3 + 3, and the 2 rolled gives D1 to the safest hex.
+    assert [(e["type"], e["chosen_by"]) for e in _choices(policy)] == [("fpf", "system"), ("retreated", "system")]
+    assert policy.last["combats"][0]["defense"] == 6 and policy.last["combats"][0]["result"] == "D1"
+    # The JP player kept his guns silent: defense 3, the same 2 is D2, along the route he wrote (7.7).
+    assert player.last["combats"][0]["defense"] == 3 and player.last["combats"][0]["result"] == "D2"
+    assert _choices(player) == [{"type": "retreated", "unit": "jp-1-9", "from": "0807", "path": ["0708", "0709"],
+                                 "eliminated": False, "chosen_by": "player"}]
+    assert player.state.locations["jp-1-9"] == "0709" != policy.state.locations["jp-1-9"]
+
+
+def test_a_written_fpf_entry_is_followed_and_said_so(loaded):
+    _, us = _after_jp(loaded, {"fpf": [{"artillery": "jp-art-22", "defender": "jp-1-9"}]})
+    assert [(e["type"], e["chosen_by"]) for e in _choices(us)] == [("fpf", "player"), ("retreated", "system")]
+
+
+def test_an_illegal_written_route_is_dropped_and_the_policy_retreats(loaded):
+    # 0806 is next to us-7cav in 0907 once it has moved: a retreat may not enter an enemy-controlled hex (7.7).
+    _, policy = _after_jp(loaded, {"fpf": []})
+    _, dropped = _after_jp(loaded, {"fpf": [], "retreats": [{"unit": "jp-1-9", "path": ["0806", "0706"]}]})
+    assert _choices(dropped) == _choices(policy)
+    assert _choices(dropped)[0]["chosen_by"] == "system"
+
+
+def test_the_block_is_kept_for_one_enemy_player_turn_and_shown_only_to_its_writer(loaded):
+    defense = {"fpf": [], "retreats": [{"unit": "jp-1-9", "path": ["0708", "0709"]}]}
+    jp, us = _after_jp(loaded, defense)
+    assert jp.views["JP"]["state"]["standing"] == {"JP": defense}
+    assert "standing" not in jp.views["US"]["state"]  # the enemy's plan is secret
+    assert state_from_json(jp.referee_state["state"]) == jp.state  # the audit's replay sees it
+    assert jp.state.standing["JP"].fpf == []
+    assert us.state.standing == {}  # used up by the US player-turn
+    assert "standing" not in state_to_json(us.state)
+
+
+def test_rejected_orders_keep_nothing_new(loaded):
+    start = _jp_to_move(loaded)
+    bad = _step(loaded, start, {"defense": {"fpf": [{"artillery": "jp-1-9", "defender": "us-7cav"}]}})
+    assert not bad.last["valid"]
+    assert bad.state == start and bad.state.standing == {}
+    found = {(p["rule"], p["unit"]) for p in bad.last["problems"]}
+    assert found == {("8.4", "jp-1-9"), ("8.4", "us-7cav")}
+
+
+@pytest.mark.parametrize(("defense", "expected"), [
+    ({"retreats": [{"unit": "us-7cav", "path": ["0708"]}]}, ("7.7", "us-7cav")),
+    ({"retreats": [{"unit": "jp-1-9", "path": ["9999"]}]}, ("7.7", "jp-1-9")),
+    ({"advances": [{"unit": "jp-1-9", "to": 1, "follow": "jp-1-33"}]}, ("7.9", "jp-1-9")),
+    ({"gsp_fpf": [{"defender": "jp-1-9", "points": 1}]}, ("13.13", "jp-1-9")),
+    ({"fpf": [{"artillery": "jp-nobody", "defender": "jp-1-9"}]}, ("8.4", "jp-nobody")),
+])
+def test_entries_that_cannot_be_the_writers_choice_are_refused_with_their_rule(loaded, defense, expected):
+    step = _step(loaded, _jp_to_move(loaded), {"defense": defense})
+    assert not step.last["valid"]
+    assert [(p["rule"], p["unit"]) for p in step.last["problems"]] == [expected]
+
+
+def test_dg_2009_refuses_each_choice_it_gives_to_the_system(loaded):
+    defense = {"fpf": [], "gsp_fpf": [], "retreats": [], "advances": []}
+    step = _step(loaded, _jp_to_move(loaded), {"defense": defense}, edition="dg-2009")
+    assert not step.last["valid"]
+    assert sorted(p["rule"] for p in step.last["problems"]) == ["4.1", "4.1", "7.62", "7.62"]
+    assert all("dg-2009" in p["message"] for p in step.last["problems"])
+    assert _step(loaded, _jp_to_move(loaded), {"defense": {}}, edition="dg-2009").last["valid"]  # an empty block leaves all to the system
