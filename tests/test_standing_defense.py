@@ -132,3 +132,55 @@ def test_dg_2009_refuses_each_choice_it_gives_to_the_system(loaded):
     assert sorted(p["rule"] for p in step.last["problems"]) == ["4.1", "4.1", "7.62", "7.62"]
     assert all("dg-2009" in p["message"] for p in step.last["problems"])
     assert _step(loaded, _jp_to_move(loaded), {"defense": {}}, edition="dg-2009").last["valid"]  # an empty block leaves all to the system
+
+
+def test_a_game_uses_the_japanese_players_written_fpf_and_retreat(tmp_path):
+    """Signed orders files and turn files, as in a game by e-mail: JP checks its block with ``pbem validate``,
+    the referee keeps it, and the US attack of the next player-turn follows it (the dice are the protocol's)."""
+    import json
+
+    from pbem.game.folder import load_turn
+    from pbem.game.referee import adjudicate_orders, start_game
+    from pbem.protocol.files import write_new
+    from pbem.protocol.keys import generate, write_private
+    from pbem.protocol.ordersfile import build_orders_for_turn
+    from tests.games import run
+
+    ids = {name: generate(name) for name in ("ref", "us", "jp")}
+    write_private(tmp_path / "jp.key", ids["jp"], None)
+    folder = tmp_path / "game"
+    folder.mkdir()
+
+    def keep(seq, turn):
+        write_new(folder / f"turn-{seq:04d}.pbem", turn.text)
+        return load_turn(folder / f"turn-{seq:04d}.pbem")
+
+    def answer(seq, turn, side, orders):
+        sent = build_orders_for_turn(ids[side.lower()], turn, side, orders)
+        done = adjudicate_orders(turn, sent.text, "orders", ids["ref"])
+        assert done.step.last["valid"], done.step.last["problems"]
+        return keep(seq, done.turn), done.step
+
+    turn = keep(0, start_game(str(SKIRMISH), ids["ref"], ids["us"].public, ids["jp"].public, edition="spi-1975"))
+    turn, _ = answer(1, turn, "US", {"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]})
+    # JP brings its battery within range of jp-1-9 (8.42) and writes where its FPF and retreat go.
+    written = {"fpf": [{"artillery": "jp-art-22", "defender": "jp-1-9"}], "retreats": [{"unit": "jp-1-9", "path": ["0804"]}]}
+    jp_orders = {"moves": [{"unit": "jp-art-22", "path": ["0505", "0604"]}], "defense": written}
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps(jp_orders | {"defense": {"fpf": [{"artillery": "us-7cav", "defender": "jp-1-9"}]}}))
+    status, out, err = run("validate", wrong, "--turn", folder / "turn-0001.pbem", "--key", tmp_path / "jp.key")
+    assert status == 2 and "defense.fpf[0]" in out + err and "8.4" in out + err
+    right = tmp_path / "right.json"
+    right.write_text(json.dumps(jp_orders))
+    status, out, err = run("validate", right, "--turn", folder / "turn-0001.pbem", "--key", tmp_path / "jp.key")
+    assert status == 0, out + err
+    turn, kept = answer(2, turn, "JP", jp_orders)
+    assert kept.views["JP"]["state"]["standing"]["JP"] == written and "standing" not in kept.views["US"]["state"]
+    turn, attacked = answer(3, turn, "US", {"moves": [{"unit": "us-7cav", "path": ["1004"]}],
+                                  "attacks": [{"attackers": ["us-7cav"], "defenders": ["jp-1-9"]}]})
+    chosen = {e["type"]: e for e in attacked.last["events"] if "chosen_by" in e and "jp-1-9" in (e.get("unit"), e.get("defender"))}
+    assert chosen["fpf"] == {"type": "fpf", "index": 1, "artillery": "jp-art-22", "defender": "jp-1-9", "points": 3, "chosen_by": "player"}
+    assert attacked.last["combats"][0]["defense"] == 3 + 3
+    if "retreated" in chosen:  # the die decides whether jp-1-9 retreats at all; when it does, one hex along its route
+        assert chosen["retreated"]["path"] == ["0804"] and chosen["retreated"]["chosen_by"] == "player"
+    assert attacked.state.standing == {}
