@@ -16,6 +16,7 @@ from pbem.datafiles import find_scenario, scenario_document, scenario_from
 from pbem.engine.dice import FixedDice
 from pbem.engine.sequence import opening
 from pbem.game.codec import state_from_json, state_to_json
+from pbem.game.narrate import describe
 from pbem.game.referee import play
 
 SKIRMISH = Path(__file__).resolve().parent.parent / "scenarios" / "test-skirmish.json"
@@ -74,6 +75,7 @@ def test_written_fpf_and_retreat_change_the_outcome_the_policy_gives(loaded):
     assert policy.last["combats"][0]["defense"] == 6 and policy.last["combats"][0]["result"] == "D1"
     # The JP player kept his guns silent: defense 3, the same 2 is D2, along the route he wrote (7.7).
     assert player.last["combats"][0]["defense"] == 3 and player.last["combats"][0]["result"] == "D2"
+    assert describe(_choices(player)[0]).endswith("retreated 0807 → 0708 → 0709 (as written)")
     assert _choices(player) == [{"type": "retreated", "unit": "jp-1-9", "from": "0807", "path": ["0708", "0709"],
                                  "eliminated": False, "chosen_by": "player"}]
     assert player.state.locations["jp-1-9"] == "0709" != policy.state.locations["jp-1-9"]
