@@ -186,3 +186,13 @@ def test_a_game_uses_the_japanese_players_written_fpf_and_retreat(tmp_path):
     if "retreated" in chosen:  # the die decides whether jp-1-9 retreats at all; when it does, one hex along its route
         assert chosen["retreated"]["path"] == ["0804"] and chosen["retreated"]["chosen_by"] == "player"
     assert attacked.state.standing == {}
+
+
+def test_the_orders_template_offers_the_block_only_where_the_edition_leaves_it_to_the_player(loaded):
+    from pbem.game.player import orders_template
+
+    jp = _step(loaded, _jp_to_move(loaded), {})
+    for edition, offered in (("spi-1975", True), ("dg-2009", False)):
+        view = jp.views["US"] | {"ruleset": _rules(loaded, edition)}
+        _, hints = orders_template(view, {})
+        assert any('"defense"' in h for h in hints) is offered

@@ -129,4 +129,6 @@ def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> 
         hints.append(f"{gsp} Ground Support Point(s) to use in attacks this Game-Turn (\"gsp\" in an attack)")
     hints.append("list attacks in the order they are to be resolved; every unit next to an enemy must attack (7.11, 7.12)")
     hints.append('add "note": "..." to send your opponent a few words, signed with your orders and shown in his view')
+    if view["ruleset"].get("edition") == "spi-1975":
+        hints.append('add "defense": {"fpf": [...], "retreats": [...]} to choose your FPF and retreats for the enemy\'s next player-turn (README, Checking your orders)')
     return {"moves": moves, "attacks": []}, hints
