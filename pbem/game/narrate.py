@@ -49,7 +49,7 @@ def _event(e: dict[str, Any]) -> str | None:
     if kind == "displaced":
         return f"  {e['unit']} was displaced {e['from']} → {e['to']} to make way for {e['by']}"
     if kind == "advanced":
-        return f"  {e['unit']} advanced {e['from']} → {' → '.join(e['path'])}{_as_written(e)}"
+        return f"  {e['unit']} advanced {e['from']} → {' → '.join(e['path'])}"
     if kind == "eliminated":
         return f"  {e['unit']} eliminated in {e['hex']} ({e['cause']})"
     if kind == "exited":
@@ -187,5 +187,8 @@ def describe(event: dict[str, Any]) -> str | None:
 
 
 def _as_written(e: dict) -> str:
-    """Say when a player's written choice was followed; the system's policy (docs/policies.md) is the unmarked case."""
+    """Say when a player's written choice was followed; the system's policy (docs/policies.md) is the unmarked case.
+
+    Advances go unmarked: the system never advances a unit of its own accord, so every advance is written.
+    """
     return " (as written)" if e.get("chosen_by") == "player" else ""
