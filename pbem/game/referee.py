@@ -23,8 +23,8 @@ from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.game.folder import orders_name
 from pbem.game.limits import capped, size_problem
-from pbem.game.standing import standing_problems, with_standing
 from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch, with_overrides
+from pbem.game.standing import standing_problems, with_standing
 from pbem.game.views import build_view, last_turn_record, public_record, reading_view
 from pbem.jsonfile import read_json
 from pbem.model.common import SIDES, enemy_of
