@@ -34,13 +34,15 @@ def orders_check(
     """Check an orders file against a scenario's opening or a case's position: exit 0 valid, 2 not."""
     from pbem.datafiles import load_orders, load_position
     from pbem.engine.adjudicator import check_orders
+    from pbem.game.standing import standing_problems
     from pbem.jsonfile import SchemaErrors
     from pbem.suggest import with_suggestions
 
     where = load_position(position)
     try:
         planned = load_orders(orders)
-        found = check_orders(where.board, where.ruleset, where.state, planned).problems
+        found = list(check_orders(where.board, where.ruleset, where.state, planned).problems)
+        found += standing_problems(where.board, where.ruleset, where.state, where.state.position.phasing, planned.defense)
     except SchemaErrors as exc:
         planned, found = None, output.schema_problems(exc)
     found = with_suggestions(found, where.state.locations)

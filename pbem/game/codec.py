@@ -14,7 +14,8 @@ STATE_FORMAT = "pbem-game-state-1"
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:
-    return {
+    """``standing`` is written only when a side has one, so positions without it keep their bytes."""
+    doc = {
         "format": STATE_FORMAT,
         "position": state.position.model_dump(mode="json"),
         "units": [u.model_dump(mode="json", exclude_none=True) for u in state.units],
@@ -23,6 +24,9 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "exits": [e.model_dump(mode="json") for e in state.exits],
         "awards": [a.model_dump(mode="json") for a in state.awards],
     }
+    if state.standing:
+        doc["standing"] = {side: d.model_dump(mode="json", exclude_none=True) for side, d in sorted(state.standing.items())}
+    return doc
 
 
 def state_from_json(doc: dict[str, Any]) -> GameState:
@@ -34,5 +38,6 @@ def state_from_json(doc: dict[str, Any]) -> GameState:
             "no_fpf": frozenset(doc.get("no_fpf", [])),
             "exits": tuple(doc.get("exits", [])),
             "awards": tuple(doc.get("awards", [])),
+            "standing": doc.get("standing", {}),
         }
     )

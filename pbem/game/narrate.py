@@ -38,14 +38,14 @@ def _event(e: dict[str, Any]) -> str | None:
     if kind == "combat_cancelled":
         return f"Combat {e['index']} did not take place: {e['reason']}"
     if kind == "fpf":
-        return f"  {e['artillery']} fired FPF ({e['points']}) for {e['defender']}"
+        return f"  {e['artillery']} fired FPF ({e['points']}) for {e['defender']}{_as_written(e)}"
     if kind == "gsp_fpf":
-        return f"  {e['points']} Ground Support Point(s) as FPF for {e['defender']}"
+        return f"  {e['points']} Ground Support Point(s) as FPF for {e['defender']}{_as_written(e)}"
     if kind == "retreated":
         if not e["path"] and e["eliminated"]:
             return f"  {e['unit']} could not retreat from {e['from']}"
         end = " and was eliminated there" if e["eliminated"] else ""
-        return f"  {e['unit']} retreated {e['from']} → {' → '.join(e['path'])}{end}"
+        return f"  {e['unit']} retreated {e['from']} → {' → '.join(e['path'])}{end}{_as_written(e)}"
     if kind == "displaced":
         return f"  {e['unit']} was displaced {e['from']} → {e['to']} to make way for {e['by']}"
     if kind == "advanced":
@@ -184,3 +184,11 @@ def victory_lines(report: dict[str, Any]) -> list[str]:
 def describe(event: dict[str, Any]) -> str | None:
     """One event of a view's last player-turn in words (None for a kind not told)."""
     return _event(event)
+
+
+def _as_written(e: dict) -> str:
+    """Say when a player's written choice was followed; the system's policy (docs/policies.md) is the unmarked case.
+
+    Advances go unmarked: the system never advances a unit of its own accord, so every advance is written.
+    """
+    return " (as written)" if e.get("chosen_by") == "player" else ""

@@ -85,6 +85,7 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     from pbem.datafiles import orders_from
     from pbem.engine.adjudicator import check_orders
     from pbem.game.scenario_ref import scenario_of
+    from pbem.game.standing import standing_problems
     from pbem.game.views import state_of_view
     from pbem.model.ruleset import Ruleset
     from pbem.suggest import with_suggestions
@@ -93,7 +94,8 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     orders = orders_from(document, source)
     board = scenario_of(turn).board
     state = state_of_view(view)
-    found = check_orders(board, Ruleset(**view["ruleset"]), state, orders).problems
+    rules = Ruleset(**view["ruleset"])
+    found = list(check_orders(board, rules, state, orders).problems) + standing_problems(board, rules, state, side, orders.defense)
     return side, with_suggestions(found, state.locations)
 
 
@@ -127,4 +129,6 @@ def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> 
         hints.append(f"{gsp} Ground Support Point(s) to use in attacks this Game-Turn (\"gsp\" in an attack)")
     hints.append("list attacks in the order they are to be resolved; every unit next to an enemy must attack (7.11, 7.12)")
     hints.append('add "note": "..." to send your opponent a few words, signed with your orders and shown in his view')
+    if view["ruleset"].get("edition") == "spi-1975":
+        hints.append('add "defense": {"fpf": [...], "retreats": [...]} to choose your FPF and retreats for the enemy\'s next player-turn (README, Checking your orders)')
     return {"moves": moves, "attacks": []}, hints

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.datafiles import LoadedScenario, find_scenario, orders_from, scenario_document, scenario_from
-from pbem.engine.adjudicator import adjudicate
+from pbem.engine.adjudicator import adjudicate, check_orders
 from pbem.engine.dice import DiceSource
 from pbem.engine.problems import Problem
 from pbem.engine.scoring import victory_report
@@ -24,6 +24,7 @@ from pbem.game.codec import state_from_json, state_to_json
 from pbem.game.folder import orders_name
 from pbem.game.limits import capped, size_problem
 from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch, with_overrides
+from pbem.game.standing import standing_problems, with_standing
 from pbem.game.views import build_view, last_turn_record, public_record, reading_view
 from pbem.jsonfile import read_json
 from pbem.model.common import SIDES, enemy_of
@@ -110,11 +111,19 @@ def play(
         # The defender keeps its Ground Support for its own attacks when its
         # own player-turn in this Game-Turn is still to come (docs/policies.md).
         reserve = state.position.gsp_of(defender) if phasing == loaded.scenario.first_player else 0
-        result = adjudicate(loaded.board, Ruleset(**ruleset), state, orders, dice, fpf_gsp_reserve=reserve)
-        problems = list(result.problems)
-        after, turn_end = advance(loaded.scenario, result.state, loaded.board) if result.valid else (state, [])
-        events = list(result.events) + turn_end
-        combats = [c.as_dict() for c in result.combats]
+        rules = Ruleset(**ruleset)
+        written = standing_problems(loaded.board, rules, state, phasing, orders.defense)
+        if written:  # the whole orders are rejected, with every problem in them
+            problems = list(check_orders(loaded.board, rules, state, orders).problems) + written
+            after, events, combats = state, [], []
+        else:
+            # The defender's standing choices, written in its last orders, hold for this player-turn (I1).
+            result = adjudicate(loaded.board, rules, state, orders, dice, state.standing.get(defender), fpf_gsp_reserve=reserve)
+            problems = list(result.problems)
+            kept = with_standing(result.state, phasing, orders.defense)
+            after, turn_end = advance(loaded.scenario, kept, loaded.board) if result.valid else (state, [])
+            events = list(result.events) + turn_end
+            combats = [c.as_dict() for c in result.combats]
     else:
         after, events, combats = state, [], []
     note = orders.note if orders is not None else None

@@ -60,7 +60,7 @@ def build_view(
         "ruleset": ruleset,
         "awaiting": None if over else state.position.phasing,
         "over": over,
-        "state": _state_json(state),
+        "state": _state_json(_own_standing(state, side)),
         "last": last,
     }
 
@@ -145,6 +145,13 @@ def _shape_of_state(state: Any) -> None:
             raise TypeError(f"state.units[{i}] strengths")
         if not isinstance(locations.get(unit["id"]), str):
             raise KeyError(f"state.locations.{unit['id']}")
+
+
+def _own_standing(state: GameState, side: str) -> GameState:
+    """The position with only ``side``'s own standing defense: the enemy's FPF plan and routes are his secret."""
+    if all(s == side for s in state.standing):
+        return state
+    return state.model_copy(update={"standing": {s: d for s, d in state.standing.items() if s == side}})
 
 
 def _state_json(state: GameState) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pbem.model.orders import Advance, Route
+from pbem.model.routes import Advance, Route
 
 
 class FpfChoice(BaseModel):

@@ -9,6 +9,10 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.model.common import HexId
+from pbem.model.defense import Defense
+from pbem.model.routes import Advance, Route
+
+__all__ = ["Advance", "Attack", "Defense", "Move", "Orders", "Route"]
 
 #: The longest note an orders file may carry (characters): a letter, not a book.
 NOTE_LIMIT = 2000
@@ -27,29 +31,6 @@ class Move(BaseModel):
     enter: HexId | None = None
     path: list[HexId]
     exit: bool = Field(default=False, description="Leave the map from the last hex of the path (an exit hex the scenario names, Leyte 16.13).")
-
-
-class Advance(BaseModel):
-    """Advance after combat (7.9): how deep along a Path of Retreat to go.
-
-    ``to`` = 1 is the defeated unit's former hex.  ``follow`` names whose path
-    (default: the first listed enemy that left one).
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    unit: str
-    to: int = Field(ge=1)
-    follow: str | None = None
-
-
-class Route(BaseModel):
-    """A chosen retreat route (7.7): the hexes entered, in order."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    unit: str
-    path: list[HexId]
 
 
 class Attack(BaseModel):
@@ -85,4 +66,8 @@ class Orders(BaseModel):
         default=None,
         max_length=NOTE_LIMIT,
         description="Free text to the opponent: signed with the orders and shown in both sides' views of the next turn file. The rules engine never reads it.",
+    )
+    defense: Defense | None = Field(
+        default=None,
+        description="Standing choices for the enemy's next player-turn (spi-1975; dg-2009 leaves them to the system, I1): FPF, retreat routes, advances. A key left out is decided by the policy (docs/policies.md).",
     )

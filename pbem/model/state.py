@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.model.common import ELIMINATED, NOT_ON_MAP, Phase, Side
+from pbem.model.defense import Defense
 from pbem.model.units import Unit
 
 
@@ -55,7 +56,8 @@ class GameState(BaseModel):
     artillery that suffered an adverse combat result in the previous combat
     phase and so may not give FPF (8.41).  ``exits`` records units that left
     the map by an exit hex, ``awards`` victory points won before the end
-    (both Leyte, 16.13 and 16.34).
+    (both Leyte, 16.13 and 16.34).  ``standing`` holds the defense a side
+    wrote in its orders, kept for the enemy's next player-turn only (I1).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -66,6 +68,7 @@ class GameState(BaseModel):
     no_fpf: frozenset[str] = frozenset()
     exits: tuple[ExitRecord, ...] = ()
     awards: tuple[Award, ...] = ()
+    standing: dict[Side, Defense] = Field(default_factory=dict)
 
     def unit(self, unit_id: str) -> Unit:
         return self.unit_index()[unit_id]
