@@ -139,7 +139,7 @@ def scripted_orders(board: Board, view: dict, plan: dict[str, tuple[str, bool]],
             choices = sorted(board.entry_hexes(unit.get("entry")) or ())
         free = [h for h in choices if h not in taken and h not in zoc and h not in board.closed.get(side, ())]
         if unit["kind"] == "armor":
-            free = [h for h in free if board.terrain(h).armor or h in board.road_hexes or h in board.trail_hexes]
+            free = [h for h in free if board.armor_may_be_placed(h)]
         if free:
             moves.append({"unit": uid, "enter": free[0], "path": []})
             taken.add(free[0])

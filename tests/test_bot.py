@@ -127,13 +127,14 @@ def test_reinforcements_enter_by_their_entry_or_a_named_area():
     view = view_of("US", {"jp-1-33": "0605"})
     sight = see(view, LOADED)
     assert set(entry_hexes(sight, "us-7cav")) == set(LOADED.board.beaches)
+    from dataclasses import replace
+
+    from pbem.engine.board import Board
+
     spec = LOADED.board.spec.model_copy(update={"areas": {"N": ["1103", "1104"]}})
-    sight.board.spec = spec
-    try:
-        sight.units["us-7cav"] = sight.units["us-7cav"].model_copy(update={"entry": "N"})
-        assert set(entry_hexes(sight, "us-7cav")) == {"1103", "1104"}
-    finally:
-        sight.board.spec = LOADED.scenario.map
+    sight = replace(sight, board=Board(spec))
+    sight.units["us-7cav"] = sight.units["us-7cav"].model_copy(update={"entry": "N"})
+    assert set(entry_hexes(sight, "us-7cav")) == {"1103", "1104"}
 
 
 def test_a_trapped_defender_is_worth_attacking_more_than_a_free_one():

@@ -32,6 +32,7 @@ from pbem.bot.sight import Sight
 from pbem.engine import crt, hexes
 from pbem.engine.engagement import BANZAI_KINDS
 from pbem.engine.hexes import Hex
+from pbem.engine.sequence import exit_requirement_met
 from pbem.engine.terrain import LINE_RANK
 
 OFFENSIVE_WORTH = 0.5
@@ -401,12 +402,10 @@ class Greedy:
             return None, []
         free = [u for u in self.free_units() if u in sight.mine]
         turn = sight.state.position.turn
-        done = {(r.hex, r.unit) for r in sight.state.exits}
         for need in sight.scenario.exit_requirements:
-            if need.side != sight.side or need.by_turn < turn or any(h == need.hex for h, _ in done):
+            if need.side != sight.side or need.by_turn < turn or exit_requirement_met(need, sight.state):
                 continue
-            fits = [u for u in free if (sight.units[u].kind, sight.units[u].attack, sight.units[u].defense, sight.units[u].move)
-                    == (need.kind, need.attack, need.defense, need.move)]
+            fits = [u for u in free if need.fits(sight.units[u])]
             if fits:
                 distance = fields.toward(sight.board, need.hex)
                 return min(fits, key=lambda u: (distance.get(self.plan.final.get(u) or "", fields.FAR), u)), [need.hex]

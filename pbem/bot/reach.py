@@ -19,7 +19,7 @@ from fractions import Fraction
 from pbem.bot.sight import Sight
 from pbem.engine.board import Board
 from pbem.engine.hexes import Hex
-from pbem.engine.movement import BEACH_ENTRY_COST
+from pbem.engine.terrain import BEACH_ENTRY_COST
 
 Step = tuple[Hex, int, bool]
 """A step out of a hex: the hex entered, its scaled cost, whether armor may take it."""
@@ -155,20 +155,13 @@ def entry_hexes(sight: Sight, unit_id: str) -> dict[Hex, int]:
     if unit.kind == "airassault" and sight.ruleset.leyte:
         occupied = set(sight.where.values())
         return {h: 0 for h in graph.steps if h not in occupied}
-    if unit.entry == "beach":
-        hexes_ = sorted(board.beaches)
-    elif unit.entry == "edge":
-        hexes_ = sorted(board.edges)
-    else:
-        hexes_ = sorted(board.spec.areas.get(unit.entry or "", []))
     found = {}
-    for h in hexes_:
+    for h in sorted(board.entry_hexes(unit.entry) or ()):
         if not board.land(h) or h in sight.enemy_at:
             continue
-        if unit.kind == "armor" and not (board.terrain(h).armor or h in board.road_hexes or h in board.trail_hexes):
+        if unit.kind == "armor" and not board.armor_may_be_placed(h):
             continue  # 5.25, I22
-        cost = BEACH_ENTRY_COST if (unit.entry == "beach" or h in board.beaches) else board.terrain(h).cost
-        found[h] = graph.scaled(cost)
+        found[h] = graph.scaled(board.entry_cost(unit.entry, h))
     return found
 
 

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from pbem.engine import hexes
 from pbem.engine.hexes import Hex
-from pbem.engine.terrain import ROAD_COST, TRAIL_COST, Terrain, resolve_key
+from pbem.engine.terrain import BEACH_ENTRY_COST, ROAD_COST, TRAIL_COST, Terrain, resolve_key
 from pbem.model.map import MapSpec
 
 
@@ -116,6 +116,22 @@ class Board:
         if entry == "edge":
             return self.edges
         return self.areas.get(entry or "")
+
+    def lands_on_beach(self, entry: str | None) -> bool:
+        """Does ``entry`` land on a beach (12.21), rather than come in at the map edge (12.23)?
+
+        ``beach`` does, ``edge`` does not; a named area does when all its hexes are beach hexes.
+        """
+        hexes_ = self.entry_hexes(entry)
+        return entry == "beach" or (entry != "edge" and hexes_ is not None and hexes_ <= self.beaches)
+
+    def entry_cost(self, entry: str | None, hex_id: Hex) -> Fraction:
+        """MP to place a reinforcement in ``hex_id``: 2 on a beach (12.21), the hex's own cost at an edge (12.23)."""
+        return BEACH_ENTRY_COST if self.lands_on_beach(entry) else self.terrain(hex_id).cost
+
+    def armor_may_be_placed(self, hex_id: Hex) -> bool:
+        """Armor arrives in an armor terrain, or on a road or trail it comes in along (5.25, I22)."""
+        return self.terrain(hex_id).armor or hex_id in self.road_hexes or hex_id in self.trail_hexes
 
     @cached_property
     def airfields(self) -> frozenset[Hex]:

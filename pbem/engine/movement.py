@@ -28,9 +28,6 @@ from pbem.model.orders import Move
 from pbem.model.ruleset import Ruleset
 from pbem.model.units import Unit
 
-BEACH_ENTRY_COST = Fraction(2)
-"""Placing a reinforcement on a beach hex costs 2 MP whatever its terrain (12.21)."""
-
 EXIT_COST = Fraction(1)
 """Leaving the map from an exit hex: assumed 1 MP, as one more clear hex (16.13 gives no cost)."""
 
@@ -119,20 +116,16 @@ class _MoveChecker:
         if entry_hexes is None:
             problems.append(Problem("12.2", unit.id, f"{unit.id} has no entry area on this map ({unit.entry or 'none given'}), so it cannot be brought in."))
             return checked
-        if unit.entry == "beach" or (unit.entry != "edge" and entry_hexes <= self.board.beaches):
-            if hex_id not in entry_hexes:
-                problems.append(Problem("12.21", unit.id, f"{unit.id} arrives on {_entry_name(unit.entry)}, and {hex_id} is not one of its hexes ({_hex_list(entry_hexes)})."))
-            cost = BEACH_ENTRY_COST
-        else:
-            if hex_id not in entry_hexes:
-                problems.append(Problem("12.23", unit.id, f"{unit.id} arrives by {_entry_name(unit.entry)}, and {hex_id} is not one of its hexes ({_hex_list(entry_hexes)})."))
-            cost = self.board.terrain(hex_id).cost
+        if hex_id not in entry_hexes:
+            rule, how = ("12.21", "on") if self.board.lands_on_beach(unit.entry) else ("12.23", "by")
+            problems.append(Problem(rule, unit.id, f"{unit.id} arrives {how} {_entry_name(unit.entry)}, and {hex_id} is not one of its hexes ({_hex_list(entry_hexes)})."))
+        cost = self.board.entry_cost(unit.entry, hex_id)
         if hex_id in self.board.closed.get(unit.side, ()):
             problems.append(Problem("16.23", unit.id, f"{unit.side} units may not enter {hex_id} in this scenario."))
         if self.placement.enemy_at(hex_id, unit.side):
             problems.append(Problem(_occupied_entry_rule(self.board, unit, hex_id), unit.id, f"{unit.id} cannot be placed in {hex_id}: an enemy unit is there (12.21, 5.12)."))
             return checked
-        if unit.kind == "armor" and not (self.board.terrain(hex_id).armor or hex_id in self.board.road_hexes or hex_id in self.board.trail_hexes):
+        if unit.kind == "armor" and not self.board.armor_may_be_placed(hex_id):
             problems.append(Problem("5.25", unit.id, f"armor {unit.id} cannot be placed in {hex_id} ({self.board.terrain(hex_id).name}) off a road or trail."))
         self._arrive(checked, unit, hex_id, cost)
         return checked

@@ -80,7 +80,7 @@ def _end_of_game_turn(scenario: Scenario, state: GameState, board: Board | None)
     turn = state.position.turn
     log: list[Event] = []
     for requirement in scenario.exit_requirements:
-        if requirement.by_turn == turn and not _requirement_met(requirement, state):
+        if requirement.by_turn == turn and not exit_requirement_met(requirement, state):
             forfeited = _forfeit_choice(requirement, state)
             if forfeited is not None:
                 state = state.model_copy(update={"locations": state.locations | {forfeited: ELIMINATED}})
@@ -95,18 +95,11 @@ def _end_of_game_turn(scenario: Scenario, state: GameState, board: Board | None)
     return state, log
 
 
-def _matches(requirement: ExitRequirement, unit) -> bool:
-    return (
-        unit.side == requirement.side
-        and unit.kind == requirement.kind
-        and (unit.attack, unit.defense, unit.move) == (requirement.attack, requirement.defense, requirement.move)
-    )
-
-
-def _requirement_met(requirement: ExitRequirement, state: GameState) -> bool:
+def exit_requirement_met(requirement: ExitRequirement, state: GameState) -> bool:
+    """Has a unit of the required type left by the required hex in time (16.13 item 4)?"""
     units = state.unit_index()
     return any(
-        r.hex == requirement.hex and r.turn <= requirement.by_turn and r.unit in units and _matches(requirement, units[r.unit])
+        r.hex == requirement.hex and r.turn <= requirement.by_turn and r.unit in units and requirement.fits(units[r.unit])
         for r in state.exits
     )
 
@@ -117,7 +110,7 @@ def _forfeit_choice(requirement: ExitRequirement, state: GameState) -> str | Non
     The first matching unit on the map in roster order, else the first one
     still waiting off the map; none if every such unit is gone already.
     """
-    candidates = [u for u in state.units if _matches(requirement, u)]
+    candidates = [u for u in state.units if requirement.fits(u)]
     on_map = [u.id for u in candidates if state.on_map(u.id)]
     waiting = [u.id for u in candidates if state.locations.get(u.id) == OFFMAP]
     chosen = on_map or waiting

@@ -30,6 +30,8 @@ LINE_RANK = {"clear": 0, "river": 1, "broken": 2, "rough": 3}
 
 ROAD_COST = Fraction(1, 2)
 TRAIL_COST = Fraction(1)
+BEACH_ENTRY_COST = Fraction(2)
+"""Placing a reinforcement on a beach hex costs 2 MP whatever its terrain (12.21)."""
 
 
 def exact(value: float | int) -> Fraction:

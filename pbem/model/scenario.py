@@ -109,6 +109,10 @@ class ExitRequirement(BaseModel):
     by_turn: int = Field(ge=1)
     source: Source
 
+    def fits(self, unit: Unit) -> bool:
+        """Is ``unit`` of the type that must leave?"""
+        return unit.side == self.side and unit.kind == self.kind and (unit.attack, unit.defense, unit.move) == (self.attack, self.defense, self.move)
+
 
 class ClosedArea(BaseModel):
     """Hexes one side may not enter (16.23 item 2: no Japanese unit in hexrow 0100)."""
