@@ -7,6 +7,7 @@ every party plays on exactly the same map and forces.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,16 +44,20 @@ def shipped_mismatch(scenario_id: str, hash_: str) -> str | None:
 
     A scenario's id names its content: an edited scenario must carry an id of its own.
     """
-    from pbem.datafiles import scenario_document
-
-    shipped = next(iter(sorted(SHIPPED.rglob(f"{scenario_id}.json"))), None) if SHIPPED.is_dir() else None
-    if shipped is None:
-        return None
-    expected = scenario_hash(scenario_document(shipped))
-    if expected == hash_:
+    expected = _shipped_hash(scenario_id)
+    if expected is None or expected == hash_:
         return None
     return (f"names scenario {scenario_id!r}, but its content ({hash_}) is not the {scenario_id} pbem ships ({expected}): "
             "an edited scenario needs an id of its own")
+
+
+@lru_cache(maxsize=None)
+def _shipped_hash(scenario_id: str) -> str | None:
+    """The hash of the scenario pbem ships under ``scenario_id`` (its map inlined), or None; read once per process."""
+    from pbem.datafiles import scenario_document
+
+    shipped = next(iter(sorted(SHIPPED.rglob(f"{scenario_id}.json"))), None) if SHIPPED.is_dir() else None
+    return None if shipped is None else scenario_hash(scenario_document(shipped))
 
 
 def scenario_of(turn: TurnFile) -> LoadedScenario:
@@ -60,16 +65,11 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
     from pbem.datafiles import scenario_from
 
     genesis = genesis_of(turn)
-    document = genesis.public.get("scenario_document") if isinstance(genesis.public, dict) else None
-    if document is None or scenario_hash(document) != turn.scenario_hash:
-        raise BadInput(
-            f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
-            file=turn.source,
-        )
+    document, overrides = scenario_document_of(turn)
     mismatch = shipped_mismatch(turn.scenario_id, turn.scenario_hash)
     if mismatch:
         raise BadInput(mismatch, file=genesis.source, hint="do not play this game with this pbem; ask the referee")
-    return with_overrides(scenario_from(document, Path(genesis.source), verified=True), genesis.public.get("overrides"), genesis.source)
+    return with_overrides(scenario_from(document, Path(genesis.source), verified=True), overrides, genesis.source)
 
 
 def with_overrides(loaded: LoadedScenario, overrides: dict | None, source: str) -> LoadedScenario:
