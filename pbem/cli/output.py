@@ -37,3 +37,8 @@ def problems(found, as_json: bool, source: str, odds=None) -> None:
 
         typer.echo("")
         typer.echo(odds_text(odds))
+
+
+def mail(lines: list[str], to: str) -> None:
+    """A mail the user can paste (from :func:`pbem.game.status.mail_text`), indented under a heading."""
+    typer.echo(f"\nA mail to {to} you can paste:\n" + "\n".join(f"  {line}" for line in lines))

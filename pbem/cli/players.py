@@ -158,6 +158,7 @@ def submit(
 ) -> None:
     """Sign your orders (the same orders give the same file and the same dice), seal them to the referee, and keep a receipt."""
     from pbem.game.receipts import submit_orders
+    from pbem.game.status import mail_text
 
     turn_file, identity, side, document, found = _checked_orders(orders, turn, key, passphrase_env)
     if found:
@@ -171,16 +172,6 @@ def submit(
     what = "revision 1" if done.status == "new" else f"revision {done.revision}, replacing your earlier orders"
     typer.echo(f"wrote {done.path} ({what}): send it to the referee")
     typer.echo(f"kept {done.receipt.name}: 'pbem verify' uses it to check which of your revisions the next turn file adjudicated")
-    _suggest_mail(turn_file, side, done)
-
-
-def _suggest_mail(turn_file, side: str, done) -> None:
-    """A mail to paste (issue: a player on a slow mail client sends the file with the right subject)."""
-    import hashlib
-
-    from pbem.game.status import mail_text
-
-    digest = hashlib.sha256(done.path.read_bytes()).hexdigest()
-    lines = mail_text(turn_file, f"{side} orders answering turn file {turn_file.seq} (revision {done.revision})", done.path, digest,
-                      f"Referee: pbem adjudicate turn-{turn_file.seq:04d}.pbem {done.path.name} --key REF.key")
-    typer.echo("\nA mail to the referee you can paste:\n" + "\n".join(f"  {line}" for line in lines))
+    what = f"{side} orders answering turn file {turn_file.seq} (revision {done.revision})"
+    command = f"Referee: pbem adjudicate turn-{turn_file.seq:04d}.pbem {done.path.name} --key REF.key"
+    output.mail(mail_text(turn_file, what, done.path, command), "the referee")

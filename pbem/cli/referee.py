@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem.cli import app
+from pbem.cli import app, output
 from pbem.cli.players import KeyOption, PassphraseEnv
 
 
@@ -69,6 +69,7 @@ def adjudicate(
     from pbem.errors import BadInput
     from pbem.game.folder import folder_of, keep_orders, load_turn, turn_name
     from pbem.game.referee import adjudicate_received
+    from pbem.game.status import mail_text
     from pbem.passphrase import open_key
     from pbem.protocol.files import read_text, write_new
     from pbem.protocol.ordersfile import outer_labels
@@ -112,9 +113,4 @@ def adjudicate(
     else:
         typer.echo(f"send {target.name} to both players; {done.turn.public['awaiting']} moves next")
         step = f"{done.turn.public['awaiting']} moves next: pbem view {target.name} --key YOUR.key, then pbem status <folder> --key YOUR.key."
-    import hashlib
-
-    from pbem.game.status import mail_text
-
-    lines = mail_text(turn_file, f"turn file {turn_file.seq + 1}", target, hashlib.sha256(target.read_bytes()).hexdigest(), step)
-    typer.echo("\nA mail to both players you can paste:\n" + "\n".join(f"  {line}" for line in lines))
+    output.mail(mail_text(turn_file, f"turn file {turn_file.seq + 1}", target, step), "both players")

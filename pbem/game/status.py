@@ -2,7 +2,7 @@
 
 ``pbem status`` answers the question a player on a slow mail client asks
 first: whose move is it, is what I hold sound, and which file goes to whom.
-It reads the turn files (verifying the chain as ``verify`` does) and, when
+It reads the turn files (checking them as ``verify`` does, receipts included) and, when
 given the holder's identity, says what that party should do, with the
 exact command.  It never writes anything.
 """
@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem.game.checks import verify_game
 from pbem.game.folder import orders_name, turn_name
 from pbem.model.common import SIDES
-from pbem.protocol.chain import verify_chain
 from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.turnfile import REFEREE, TurnFile
 
@@ -89,8 +89,11 @@ def mail_subject(turn: TurnFile, what: str) -> str:
     return f"[pbem {turn.game[:8]}] {turn.scenario_id}: {what}"
 
 
-def mail_text(turn: TurnFile, what: str, attached: Path, digest: str, next_step: str) -> list[str]:
-    """A subject and body a player or the referee can paste into a mail: game, turn, file, digest and what to do."""
+def mail_text(turn: TurnFile, what: str, attached: Path, next_step: str) -> list[str]:
+    """A subject and body a player or the referee can paste into a mail: game, turn, file, its digest and what to do."""
+    import hashlib
+
+    digest = hashlib.sha256(attached.read_bytes()).hexdigest()
     return [
         f"Subject: {mail_subject(turn, what)}",
         "",
@@ -102,7 +105,7 @@ def mail_text(turn: TurnFile, what: str, attached: Path, digest: str, next_step:
 
 
 def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: str = "KEY") -> Status:
-    report = verify_chain(folder)
+    report = verify_game(folder, {folder})
     turns = sorted(report.turns, key=lambda t: t.seq)
     problem = report.findings[0].render() if report.findings else None
     if not turns:
@@ -113,9 +116,9 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
     latest = turns[-1]
     role = _role(latest, holder)
     genesis = turns[0] if turns[0].seq == 0 and isinstance(turns[0].public, dict) else None
-    status = Status(str(folder), report.ok, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
+    status = Status(str(folder), not report.findings, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
     public = latest.public if isinstance(latest.public, dict) else {}
-    if not report.ok:
+    if report.findings:
         status.action = "do not play on: ask the referee for the files again and compare them (pbem verify lists what is wrong)"
         status.command = f"pbem verify {folder}"
         return status
