@@ -117,6 +117,10 @@ class Board:
             return self.edges
         return self.areas.get(entry or "")
 
+    def area_hexes(self, names) -> frozenset[Hex]:
+        """Every hex of the named map areas (an unknown name adds none)."""
+        return frozenset().union(*(self.areas.get(name, frozenset()) for name in names))
+
     def lands_on_beach(self, entry: str | None) -> bool:
         """Does ``entry`` land on a beach (12.21), rather than come in at the map edge (12.23)?
 

@@ -100,8 +100,7 @@ def level_for(us: int, jp: int) -> str:
 
 def victory_report(board: Board, scenario: Scenario, state: GameState, *, final: bool) -> VictoryReport:
     """The points each side holds in ``state``; ``final`` scores the end-of-scenario terms too."""
-    placement = Placement(state.unit_index(), state.locations)
-    scorer = _Scorer(board, scenario, state, placement)
+    scorer = _Scorer(board, scenario, state)
     lines = scorer.eliminations() + scorer.awards(state.awards)
     if final:
         lines += scorer.objectives(o for o in scenario.objectives if o.at_end_of_turn is None)
@@ -112,22 +111,21 @@ def victory_report(board: Board, scenario: Scenario, state: GameState, *, final:
 
 def timed_awards(board: Board, scenario: Scenario, state: GameState, turn: int) -> tuple[Award, ...]:
     """Objectives scored at the end of Game-Turn ``turn`` (16.34: Ormoc at the end of Game-Turn 22)."""
-    placement = Placement(state.unit_index(), state.locations)
-    scorer = _Scorer(board, scenario, state, placement)
+    scorer = _Scorer(board, scenario, state)
     lines = scorer.objectives(o for o in scenario.objectives if o.at_end_of_turn == turn)
     return tuple(Award(side=line.side, points=line.points, what=line.what, source=line.source) for line in lines if line.points)
 
 
 class _Scorer:
-    def __init__(self, board: Board, scenario: Scenario, state: GameState, placement: Placement) -> None:
+    def __init__(self, board: Board, scenario: Scenario, state: GameState) -> None:
         self.board = board
         self.scenario = scenario
         self.state = state
-        self.placement = placement
         self.units = state.unit_index()
+        self.placement = Placement(self.units, state.locations)
         beaches = board.beaches
         if scenario.loc_beaches is not None:
-            beaches = frozenset().union(*(board.areas.get(a, frozenset()) for a in scenario.loc_beaches)) & board.beaches
+            beaches = board.area_hexes(scenario.loc_beaches) & board.beaches
         self.loc_beaches = beaches
         self._loc_cache: dict[tuple[str, str | None], bool] = {}
 
@@ -135,12 +133,16 @@ class _Scorer:
         """A Line of Communications to an active beach (15.31), or to a map area's hexes (16.34)."""
         key = (unit_id, area)
         if key not in self._loc_cache:
-            targets = self.loc_beaches if area is None else self.board.areas.get(area, frozenset())
+            targets = self.loc_beaches if area is None else self.board.area_hexes([area])
             self._loc_cache[key] = has_line_of_communications(self.board, self.placement, unit_id, targets=targets)
         return self._loc_cache[key]
 
     def on_map(self, side: Side) -> list[str]:
         return self.placement.units_of(side)
+
+    def value(self, ids) -> int:
+        """The victory-point value of these units together (15.11)."""
+        return sum(self.units[u].combat_value for u in ids)
 
     def eliminations(self) -> list[Line]:
         """15.12: each side scores the value of every enemy unit eliminated (Banzai losses and forfeits included)."""
@@ -154,10 +156,7 @@ class _Scorer:
         return [Line(a.side, a.what, a.points, a.source) for a in awards]
 
     def objectives(self, objectives) -> list[Line]:
-        lines = []
-        for objective in objectives:
-            lines.append(self._objective(objective))
-        return lines
+        return [self._objective(objective) for objective in objectives]
 
     def _objective(self, objective: Objective) -> Line:
         label = objective.name or next((name for name, h in self.board.places.items() if h == objective.hex), objective.hex)
@@ -180,14 +179,14 @@ class _Scorer:
         return [Line(term.side, "units in or next to an airfield", (term.points or 0) * len(scoring), term.source, scoring)]
 
     def _beaches(self, term: VictoryTerm) -> list[Line]:
-        hexes_ = frozenset().union(*(self.board.areas.get(a, frozenset()) for a in term.areas))
+        hexes_ = self.board.area_hexes(term.areas)
         there = [u for u in self.on_map(term.side) if self.placement.where(u) in hexes_]
         return [Line(term.side, f"units on the {'/'.join(term.areas)} beaches", (term.points or 0) if there else 0, term.source, there)]
 
     def _cut_off(self, term: VictoryTerm) -> list[Line]:
         enemy = enemy_of(term.side)
         cut = [u for u in self.on_map(enemy) if not self.has_loc(u)]
-        return [Line(term.side, "enemy units without a Line of Communications", sum(self.units[u].combat_value for u in cut), term.source, cut)]
+        return [Line(term.side, "enemy units without a Line of Communications", self.value(cut), term.source, cut)]
 
     def _region(self, term: VictoryTerm) -> list[Line]:
         inside = []
@@ -196,15 +195,14 @@ class _Scorer:
             if col <= (term.max_col or 99) and row <= (term.max_row or 99) and self.has_loc(u):
                 inside.append(u)
         what = f"own units south of hexrow {(term.max_col or 0) + 1:02d}00 and west of 00{(term.max_row or 0) + 1:02d} with a Line of Communications"
-        return [Line(term.side, what, sum(self.units[u].combat_value for u in inside), term.source, inside)]
+        return [Line(term.side, what, self.value(inside), term.source, inside)]
 
     def _edge_loc(self, term: VictoryTerm) -> list[Line]:
         of_side = term.of_side or term.side
         able, unable = [], []
         for u in self.on_map(of_side):
             (able if self.has_loc(u, term.area) else unable).append(u)
-        value = lambda ids: sum(self.units[u].combat_value for u in ids)  # noqa: E731
-        lines = [Line(term.side, f"{of_side} units with a Line of Communications off the map edge ({term.area})", value(able), term.source, able)]
+        lines = [Line(term.side, f"{of_side} units with a Line of Communications off the map edge ({term.area})", self.value(able), term.source, able)]
         if term.other_side:
-            lines.append(Line(term.other_side, f"{of_side} units with no Line of Communications off the map edge ({term.area})", value(unable), term.source, unable))
+            lines.append(Line(term.other_side, f"{of_side} units with no Line of Communications off the map edge ({term.area})", self.value(unable), term.source, unable))
         return lines
