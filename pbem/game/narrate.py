@@ -19,6 +19,19 @@ def strengths(unit: dict[str, Any]) -> str:
     return f"{unit.get('attack', 0)}-{unit['defense']}-{unit['move']}"
 
 
+_TOLD = {
+    "combat_cancelled": "Combat {index} did not take place: {reason}",
+    "displaced": "  {unit} was displaced {from} → {to} to make way for {by}",
+    "eliminated": "  {unit} eliminated in {hex} ({cause})",
+    "exited": "{unit} left the map from {hex} (16.13)",
+    "forfeited": "{unit} was forfeited to the enemy, as if eliminated (rule {rule})",
+    "awarded": "{side} scored {points} points for {what} (rule {rule})",
+    "available": "{unit} may come back as a reinforcement by {entry} (rule {rule})",
+    "result_modified": "  {result} for {unit}: {effect} (rule {rule})",
+}
+"""Events told in one fixed sentence; the others need a few choices (:func:`_event`)."""
+
+
 def _event(e: dict[str, Any]) -> str | None:
     kind = e["type"]
     if kind == "moved":
@@ -35,8 +48,6 @@ def _event(e: dict[str, Any]) -> str | None:
             f"{e['attack']} to {e['defense']}, {e['differential']:+d} on the {e['terrain']} line "
             f"(column {e['column']}), die {e['die']}: {e['result']}"
         )
-    if kind == "combat_cancelled":
-        return f"Combat {e['index']} did not take place: {e['reason']}"
     if kind == "fpf":
         return f"  {e['artillery']} fired FPF ({e['points']}) for {e['defender']}{_as_written(e)}"
     if kind == "gsp_fpf":
@@ -46,23 +57,10 @@ def _event(e: dict[str, Any]) -> str | None:
             return f"  {e['unit']} could not retreat from {e['from']}"
         end = " and was eliminated there" if e["eliminated"] else ""
         return f"  {e['unit']} retreated {e['from']} → {' → '.join(e['path'])}{end}{_as_written(e)}"
-    if kind == "displaced":
-        return f"  {e['unit']} was displaced {e['from']} → {e['to']} to make way for {e['by']}"
     if kind == "advanced":
         return f"  {e['unit']} advanced {e['from']} → {' → '.join(e['path'])}"
-    if kind == "eliminated":
-        return f"  {e['unit']} eliminated in {e['hex']} ({e['cause']})"
-    if kind == "exited":
-        return f"{e['unit']} left the map from {e['hex']} (16.13)"
-    if kind == "forfeited":
-        return f"{e['unit']} was forfeited to the enemy, as if eliminated (rule {e['rule']})"
-    if kind == "awarded":
-        return f"{e['side']} scored {e['points']} points for {e['what']} (rule {e['rule']})"
-    if kind == "available":
-        return f"{e['unit']} may come back as a reinforcement by {e['entry']} (rule {e['rule']})"
-    if kind == "result_modified":
-        return f"  {e['result']} for {e['unit']}: {e['effect']} (rule {e['rule']})"
-    return None
+    template = _TOLD.get(kind)
+    return template.format_map(e) if template else None
 
 
 LEGEND = (
