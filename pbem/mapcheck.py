@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pbem.engine import hexes
+from pbem.engine.board import on_grid
 from pbem.engine.terrain import resolve_key
 from pbem.errors import BadInput
 from pbem.jsonfile import json_path, read_json, validator_for
@@ -115,10 +116,7 @@ class _Grid:
         self.sea = frozenset(spec.sea)
 
     def on_board(self, hex_id: str) -> bool:
-        if not hexes.is_hex_id(hex_id):
-            return False
-        col, row = hexes.parse(hex_id)
-        return col <= self.cols and row <= self.rows
+        return on_grid(self.cols, self.rows, hex_id)
 
     def where(self, hex_id: str) -> str | None:
         """None for a land hex, else why a unit cannot stand there."""

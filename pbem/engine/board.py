@@ -26,7 +26,8 @@ class MapInconsistent(ValueError):
         self.message = message
 
 
-def _on(cols: int, rows: int, hex_id: str) -> bool:
+def on_grid(cols: int, rows: int, hex_id: str) -> bool:
+    """Is ``hex_id`` a hex id of a cols x rows board (0101 to cols,rows)?"""
     if not hexes.is_hex_id(hex_id):
         return False
     col, row = hexes.parse(hex_id)
@@ -37,7 +38,7 @@ def _sides(pairs: list[list[str]], field: str, cols: int, rows: int) -> frozense
     sides = set()
     for i, (a, b) in enumerate(pairs):
         for h in (a, b):
-            if not _on(cols, rows, h):
+            if not on_grid(cols, rows, h):
                 raise MapInconsistent(f"{field}[{i}]", f"hex {h} is off the {cols}x{rows} board")
         if not hexes.adjacent(a, b):
             raise MapInconsistent(f"{field}[{i}]", f"{a} and {b} are not adjacent, so they share no hexside")
@@ -49,7 +50,7 @@ def _chains(chains: list[list[str]], field: str, cols: int, rows: int) -> tuple[
     sides, members = set(), set()
     for i, chain in enumerate(chains):
         for j, h in enumerate(chain):
-            if not _on(cols, rows, h):
+            if not on_grid(cols, rows, h):
                 raise MapInconsistent(f"{field}[{i}][{j}]", f"hex {h} is off the {cols}x{rows} board")
         for j in range(len(chain) - 1):
             a, b = chain[j], chain[j + 1]
