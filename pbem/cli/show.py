@@ -13,21 +13,13 @@ from pbem.cli.players import KeyOption, PassphraseEnv
 
 def _write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` under a temporary name, then rename it into place (a map may be redrawn)."""
-    import os
-    import tempfile
-
     from pbem.errors import BadInput
+    from pbem.protocol.files import write_replacing
 
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise BadInput(f"the folder {folder} does not exist", file=str(path), hint="create the folder first or choose another path")
-    try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except OSError as exc:
-        raise BadInput(f"cannot write: {exc.strerror}", file=str(path), hint="check the folder's permissions and free space") from None
+    write_replacing(path, text, mode=0o600)  # your view: readable by you alone, as before
     typer.echo(f"wrote {path}")
 
 
