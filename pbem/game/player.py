@@ -11,15 +11,20 @@ from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.checks import combat_roll_problems, view_problems
-from pbem.protocol.keys import PrivateIdentity
+from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view
+
+
+def role_named(turn: TurnFile, public: PublicIdentity) -> str | None:
+    """``"US"``, ``"JP"`` or ``"referee"``: whose identity this is in ``turn``'s game, or None for a stranger."""
+    return next((role for role in (*SIDES, REFEREE) if public.same_keys(turn.identities[role])), None)
 
 
 def role_of(turn: TurnFile, identity: PrivateIdentity) -> str:
     """``"US"``, ``"JP"`` or ``"referee"``: whose key this is in ``turn``'s game."""
-    for role in (*SIDES, REFEREE):
-        if identity.public.same_keys(turn.identities[role]):
-            return role
+    role = role_named(turn, identity.public)
+    if role is not None:
+        return role
     raise BadInput(
         f"the key {identity.public.describe()} is not one of this game's three parties",
         file=turn.source,

@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.game.checks import verify_game
 from pbem.game.folder import orders_name, turn_name
-from pbem.model.common import SIDES
+from pbem.game.player import role_named
 from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.turnfile import REFEREE, TurnFile
 
@@ -114,7 +114,7 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
         return Status(str(folder), False, problem, None, None,
                       "put the turn files you received (turn-0000.pbem first) in this folder, or start a game with 'pbem new'")
     latest = turns[-1]
-    role = _role(latest, holder)
+    role = role_named(latest, holder) if holder is not None else None
     genesis = turns[0] if turns[0].seq == 0 and isinstance(turns[0].public, dict) else None
     status = Status(str(folder), not report.findings, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
     public = latest.public if isinstance(latest.public, dict) else {}
@@ -157,12 +157,3 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
         status.action = f"nothing to do: {awaiting} is to move; wait for turn file {latest.seq + 1} from the referee"
         status.command = f"pbem view {turn_path} --key {key_hint}"
     return status
-
-
-def _role(turn: TurnFile, holder: PublicIdentity | None) -> str | None:
-    if holder is None:
-        return None
-    for role in (*SIDES, REFEREE):
-        if holder.same_keys(turn.identities[role]):
-            return role
-    return None
