@@ -23,6 +23,12 @@ def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "gree
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}")
+    state = view["state"]
+    if (state.get("hidden") or {}).get("deployed") is False:
+        from pbem.bot.setup import setup_orders
+        from pbem.game.views import state_of_view
+
+        return setup_orders(state_of_view(view), loaded.board, policy, seed)
     sight = see(view, loaded)
     if policy == "greedy":
         plan = Greedy(sight).decide()

@@ -52,18 +52,19 @@ def play_out(
     edition: str | None = None,
     document: dict | None = None,
     on_orders: Callable[[Step, dict], None] | None = None,
+    options: list[str] | None = None,
 ) -> SelfPlay:
     """Play ``loaded`` to its end, each side by its policy; ``on_orders`` sees each view's step and the orders given."""
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
     if edition:
         ruleset["edition"] = edition
     ref = {"id": loaded.scenario.id, "hash": "selfplay"}
-    step = genesis_step(loaded, document or {}, game="selfplay", scenario_ref=ref, ruleset=ruleset)
+    step = genesis_step(loaded, document or {}, game="selfplay", scenario_ref=ref, ruleset=ruleset, options=options)
     game = SelfPlay([step])
     dice = SeededDice(f"dice:{seed}")
     seq = 0
     while not step.over:
-        side = step.state.position.phasing
+        side = step.state.to_act()
         orders = bot_orders(step.views[side], loaded, policies[side], seed)
         if on_orders:
             on_orders(step, orders)

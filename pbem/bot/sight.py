@@ -3,8 +3,9 @@
 Everything the bot decides starts from a :class:`Sight` built from the
 holder's view (what :mod:`pbem.game.views` seals to that side) and the
 scenario every party has from the genesis turn file — never from the
-referee's full state.  An enemy unit missing from the view is simply not
-there for the bot, so hiding units later needs no change here.
+referee's full state.  Under the hidden-units option a Japanese marker is
+reckoned, for the odds alone, at the average defense of the scenario's
+Japanese units (the scenario is public); its orders still name it by its hex.
 """
 
 from __future__ import annotations
@@ -58,7 +59,10 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
     units = state.unit_index()
     # Only a hex id is a place on the map: eliminated, off-map and (later) exited units are elsewhere.
     where = {u: h for u, h in state.locations.items() if u in units and hexes.is_hex_id(h)}
-    mine = [u.id for u in state.units if u.side == side and u.id in where]
+    if state.hidden is not None:
+        units = _as_reckoned(units, loaded.scenario)
+    # A dummy never fights, and contact would expose it (19B.6): the bot leaves its dummies where they stand.
+    mine = [u.id for u in state.units if u.side == side and u.id in where and u.kind != "dummy"]
     theirs = [u.id for u in state.units if u.side != side and u.id in where]
     waiting = [u.id for u in state.units if u.side == side and state.locations.get(u.id) == OFFMAP]
     enemy_at: dict[Hex, list[str]] = {}
@@ -90,3 +94,10 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
         enemy_zoc=zoc,
         enemy_batteries=batteries,
     )
+
+
+def _as_reckoned(units: dict[str, Unit], scenario: Scenario) -> dict[str, Unit]:
+    """Hidden markers with the average Japanese defense strength, for weighing attacks on them."""
+    japanese = [u.defense for u in scenario.units if u.side == "JP"]
+    guess = round(sum(japanese) / len(japanese)) if japanese else 1
+    return {u: (unit.model_copy(update={"defense": guess}) if unit.kind == "hidden" else unit) for u, unit in units.items()}

@@ -22,6 +22,7 @@ def new(
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     passphrase_env: PassphraseEnv = None,
     gsp: Annotated[Optional[Path], typer.Option("--gsp", help="A JSON file replacing the scenario's Ground Support track: [{\"turn\": 1, \"US\": 4, \"JP\": 0, \"source\": \"...\"}, ...].")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (Japanese units hidden from the American player, docs/hidden-units.md).")] = None,
 ) -> None:
     """Start a game: write the genesis turn file, with the first dice commitment."""
     from pbem.errors import BadInput
@@ -49,12 +50,17 @@ def new(
         track = read_json(gsp)
         if not isinstance(track, list):
             raise BadInput("the Ground Support track must be a JSON list of rows", file=str(gsp), hint='e.g. [{"turn": 1, "US": 4, "JP": 0, "source": "house rule"}]')
-    genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track)
+    genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track, options=option)
     make_folder(out, what="game folder")
     write_new(target, genesis.text)
     awaiting = genesis.public["awaiting"]
     typer.echo(f"wrote {target}: game {genesis.game}, {genesis.public['title']}")
-    typer.echo(f"send {target.name} to both players; {awaiting} moves first")
+    if genesis.public.get("options"):
+        typer.echo(f"options: {', '.join(genesis.public['options'])}")
+    if "hidden-units" in genesis.public.get("options", []):
+        typer.echo(f"send {target.name} to both players; JP sends his secret set-up first (pbem orders template writes one)")
+    else:
+        typer.echo(f"send {target.name} to both players; {awaiting} moves first")
 
 
 @app.command()

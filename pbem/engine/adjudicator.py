@@ -11,11 +11,13 @@ every problem is reported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbem.engine.attacks import check_attacks
 from pbem.engine.board import Board
+from pbem.engine import limited
 from pbem.engine.combat import CombatRecord, resolve_combat_phase
+from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.engine.events import Event
 from pbem.engine.movement import MovementOutcome, check_moves
 from pbem.engine.dice import DiceSource
@@ -34,6 +36,8 @@ class Check:
 
     problems: tuple[Problem, ...]
     movement: MovementOutcome
+    dummies_gone: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    """Hidden units only: Japanese dummies removed before the Japanese attacks were checked (unit -> hex, rule, why)."""
 
     @property
     def valid(self) -> bool:
@@ -53,22 +57,30 @@ class Adjudication:
 
 
 def check_orders(board: Board, ruleset: Ruleset, state: GameState, orders: Orders) -> Check:
-    """Every problem with ``orders`` on ``state``, movement (5-6, 12) then attacks (7-10)."""
+    """Every problem with ``orders`` on ``state``, movement (5-6, 12) then attacks (7-10).
+
+    Under the hidden-units option the Japanese secret set-up comes first
+    (:mod:`pbem.engine.deployment`), and Japanese dummies exposed by the
+    movement leave before the attacks are checked (:mod:`pbem.engine.dummies`).
+    """
     units = state.unit_index()
     placement = Placement(units, state.locations)
     position = state.position
+    if state.hidden is not None and not state.hidden.deployed:
+        return Check(tuple(check_deployment(board, state, orders)), MovementOutcome([], [], placement))
     movement = check_moves(board, units, placement, position.phasing, position.phase, list(orders.moves), ruleset)
-    problems = list(movement.problems)
+    problems = list(movement.problems) + limited.order_problems(state, orders)
+    gone = limited.before_japanese_attacks(board, movement) if state.hidden is not None and position.phasing == "JP" else {}
     problems += check_attacks(
         ruleset,
         units,
         movement.placement,
         position.phasing,
-        position.gsp_of(position.phasing),
+        position.gsp_of(position.phasing) - limited.intelligence_cost(state, orders),
         list(orders.attacks),
         movement.arrived_in_zoc,
     )
-    return Check(tuple(problems), movement)
+    return Check(tuple(problems), movement, gone)
 
 
 def adjudicate(
@@ -85,28 +97,63 @@ def adjudicate(
     check = check_orders(board, ruleset, state, orders)
     if not check.valid:
         return Adjudication(False, check.problems, (), (), state, 0)
+    if state.hidden is not None and not state.hidden.deployed:
+        return _secret_setup(board, state, orders, dice)
     units = state.unit_index()
     position = state.position
+    placement = check.movement.placement
+    gsp_left = dict(position.gsp)
+    before: list[Event] = limited.removal_events(check.dummies_gone)
+    removed = {u: h for u, (h, _rule, _why) in check.dummies_gone.items()}
+    exposed = frozenset()
+    extra_dice = 0
+    if state.hidden is not None:
+        exposed = limited.at_japanese_start(board, state) if position.phasing == "JP" else state.hidden.exposed
+        if position.phasing == "US":
+            step = limited.before_american_combat(board, state, orders, placement, dice)
+            before += step.events
+            removed |= step.removed
+            exposed |= step.exposed
+            gsp_left["US"] = gsp_left.get("US", 0) - step.gsp_spent
+            extra_dice = step.dice_used
     phase = CombatPhaseState(
         board=board,
         ruleset=ruleset,
         units=units,
-        placement=check.movement.placement,
+        placement=placement,
         phasing=position.phasing,
         defense=defense or Defense(),
         dice=dice,
-        gsp_left=dict(position.gsp),
+        gsp_left=gsp_left,
         no_fpf=state.no_fpf,
         fpf_gsp_reserve=fpf_gsp_reserve,
+        dummies_removed=removed,
     )
-    records = resolve_combat_phase(phase, list(orders.attacks))
+    attacks = limited.strip_dummies(list(orders.attacks), removed) if removed else list(orders.attacks)
+    records = resolve_combat_phase(phase, attacks)
+    events = list(check.movement.events) + before + list(phase.events)
     no_fpf = frozenset(u for u in phase.adverse if units[u].is_artillery and phase.placement.on_map(u))
-    after = state.model_copy(
-        update={
-            "position": position.model_copy(update={"gsp": {s: n for s, n in phase.gsp_left.items()}}),
-            "locations": phase.placement.locations(),
-            "no_fpf": no_fpf,
-            "exits": state.exits + tuple(ExitRecord(unit=u, hex=h, turn=position.turn) for u, h in check.movement.exits),
-        }
-    )
-    return Adjudication(True, (), tuple(check.movement.events) + tuple(phase.events), tuple(records), after, phase.dice_used)
+    update = {
+        "position": position.model_copy(update={"gsp": {s: n for s, n in phase.gsp_left.items()}}),
+        "no_fpf": no_fpf,
+        "exits": state.exits + tuple(ExitRecord(unit=u, hex=h, turn=position.turn) for u, h in check.movement.exits),
+    }
+    if state.hidden is not None:
+        update["hidden"], after_events = limited.after_turn(board, state, phase.placement, exposed, events, orders)
+        events += after_events
+    update["locations"] = phase.placement.locations()
+    after = state.model_copy(update=update)
+    return Adjudication(True, (), tuple(events), tuple(records), after, phase.dice_used + extra_dice)
+
+
+def _secret_setup(board: Board, state: GameState, orders: Orders, dice: DiceSource) -> Adjudication:
+    """The Japanese secret set-up carried out, then the American intelligence roll of 2d6 (19B.7)."""
+    placed = apply_deployment(state, orders)
+    placement = Placement(placed.unit_index(), placed.locations)
+    count = dice.roll("intelligence after the set-up (19B.7): 2d6, first die") + dice.roll("intelligence after the set-up (19B.7): 2d6, second die")
+    step = limited.BeforeCombat()
+    events: list[Event] = [{"type": "deployed", "side": "JP", "rule": "19B.2"}]
+    events += limited.expose_by_intelligence(board, placement, frozenset(), count, placed.hidden.priority, "set-up", step)
+    hidden, extra = limited.after_turn(board, placed, placement, frozenset(step.exposed), events, orders)
+    after = placed.model_copy(update={"hidden": hidden.model_copy(update={"deployed": True}), "locations": placement.locations()})
+    return Adjudication(True, (), tuple(events + extra), (), after, 2)

@@ -15,22 +15,39 @@ from __future__ import annotations
 from pbem.engine.board import Board
 from pbem.engine.events import Event
 from pbem.model.common import ELIMINATED, OFFMAP, Side, enemy_of
-from pbem.model.scenario import ExitRequirement, Scenario
-from pbem.model.state import GameState, Position
+from pbem.engine.dummies import dummy_counters
+from pbem.model.scenario import ExitRequirement, HiddenUnits, Scenario
+from pbem.model.state import GameState, HiddenState, Position
 
 
 def _arrivals(scenario: Scenario, turn: int) -> list:
     return [u for u in scenario.units if u.arrives == turn]
 
 
-def opening(scenario: Scenario) -> GameState:
-    """The position at the start of the scenario's first player-turn."""
+def opening(scenario: Scenario, *, hidden: bool = False) -> GameState:
+    """The position at the start of the scenario's first player-turn.
+
+    With ``hidden`` (the hidden-units option) the Japanese secret set-up is
+    still to come: the listed set-up units stand in the scenario's hexes until
+    it moves them, and the scenario's dummies wait off the map (19B.2, 19B.6).
+    """
     turn = scenario.first_turn
     units = [u for u in scenario.units if u.hex is not None or (u.arrives is not None and u.arrives <= turn)]
+    counters = tuple(u.counter() for u in units)
+    locations = {u.id: (u.hex if u.hex is not None else OFFMAP) for u in units}
+    limited = None
+    if hidden:
+        limits = scenario.hidden_units or HiddenUnits(source="assumed: the scenario sets no limits")
+        fastest = max((u.move for u in scenario.units if u.side == "JP"), default=0)
+        dummies = dummy_counters(limits.dummies, fastest)
+        counters += tuple(dummies)
+        locations |= {d.id: OFFMAP for d in dummies}
+        limited = HiddenState(radius=limits.radius)
     return GameState(
         position=Position(turn=turn, phasing=scenario.first_player, phase="movement", gsp=scenario.gsp_for(turn)),
-        units=tuple(u.counter() for u in units),
-        locations={u.id: (u.hex if u.hex is not None else OFFMAP) for u in units},
+        units=counters,
+        locations=locations,
+        hidden=limited,
     )
 
 

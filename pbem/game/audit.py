@@ -113,7 +113,7 @@ def _replay(report: AuditReport, turns: dict[int, TurnFile], states: dict, order
     loaded = scenario_of(genesis)
     scenario_ref = {"id": genesis.scenario_id, "hash": genesis.scenario_hash}
     opening = genesis_step(loaded, genesis.public["scenario_document"], game=genesis.game, scenario_ref=scenario_ref,
-                           ruleset=genesis.ruleset, overrides=genesis.public.get("overrides"))
+                           ruleset=genesis.ruleset, overrides=genesis.public.get("overrides"), options=genesis.public.get("options"))
     _compare(report, genesis, opening, states[0])
     for seq in sorted(turns)[1:]:
         current = turns[seq]

@@ -14,7 +14,7 @@ STATE_FORMAT = "pbem-game-state-1"
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:
-    """``standing`` is written only when a side has one, so positions without it keep their bytes."""
+    """``standing`` and ``hidden`` are written only when present, so positions without them keep their bytes."""
     doc = {
         "format": STATE_FORMAT,
         "position": state.position.model_dump(mode="json"),
@@ -26,6 +26,9 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     }
     if state.standing:
         doc["standing"] = {side: d.model_dump(mode="json", exclude_none=True) for side, d in sorted(state.standing.items())}
+    if state.hidden is not None:
+        hidden = state.hidden
+        doc["hidden"] = {"deployed": hidden.deployed, "exposed": sorted(hidden.exposed), "priority": list(hidden.priority), "radius": hidden.radius}
     return doc
 
 
@@ -39,5 +42,6 @@ def state_from_json(doc: dict[str, Any]) -> GameState:
             "exits": tuple(doc.get("exits", [])),
             "awards": tuple(doc.get("awards", [])),
             "standing": doc.get("standing", {}),
+            "hidden": doc.get("hidden"),
         }
     )

@@ -21,13 +21,14 @@ from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import advance, game_over, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
+from pbem.game.fog import american_state, named_by_hex
 from pbem.game.folder import orders_name
 from pbem.game.limits import capped, size_problem
 from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch, with_overrides
 from pbem.game.standing import standing_problems, with_standing
 from pbem.game.views import build_view, last_turn_record, public_record, reading_view
 from pbem.jsonfile import read_json
-from pbem.model.common import SIDES, enemy_of
+from pbem.model.common import HIDDEN_UNITS, OPTIONS, SIDES, enemy_of
 from pbem.model.ruleset import Ruleset
 from pbem.model.state import GameState
 from pbem.protocol.dice import DiceStream, new_seed
@@ -59,6 +60,7 @@ def record_step(
     last: dict | None,
     loaded: LoadedScenario,
     extra_public: dict | None = None,
+    before: GameState | None = None,
 ) -> Step:
     """The views, public record and sealed full state for a position (the genesis one, or after a player-turn).
 
@@ -68,7 +70,8 @@ def record_step(
     """
     victory = victory_report(loaded.board, loaded.scenario, state, final=over).as_dict()
     views = {
-        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last, victory=victory)
+        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last, victory=victory,
+                         board=loaded.board, before=before)
         for side in SIDES
     }
     public = public_record(state, over=over, last=last) | (extra_public or {})
@@ -95,7 +98,7 @@ def play(
     Orders with any problem are rejected as a whole: the position stands,
     the same side moves again, and the problems are recorded for both sides.
     """
-    phasing = state.position.phasing
+    phasing = state.to_act()
     problems: list[Problem] = []
     too_large = size_problem(orders_document, len(state.units))
     if too_large:
@@ -112,16 +115,27 @@ def play(
         # own player-turn in this Game-Turn is still to come (docs/policies.md).
         reserve = state.position.gsp_of(defender) if phasing == loaded.scenario.first_player else 0
         rules = Ruleset(**ruleset)
-        written = standing_problems(loaded.board, rules, state, phasing, orders.defense)
-        if written:  # the whole orders are rejected, with every problem in them
-            problems = list(check_orders(loaded.board, rules, state, orders).problems) + written
+        setup = state.hidden is not None and not state.hidden.deployed
+        # Under hidden units the American orders are judged on the American view alone, as his own
+        # 'pbem validate' judges them, so that the verdict betrays nothing he cannot see.
+        seen = american_state(state) if state.hidden is not None and phasing == "US" else state
+        if seen is not state:
+            orders = named_by_hex(orders, seen)
+        written = [] if setup else standing_problems(loaded.board, rules, seen, phasing, orders.defense)
+        blind = list(check_orders(loaded.board, rules, seen, orders).problems) if seen is not state else []
+        if written or blind:  # the whole orders are rejected, with every problem in them
+            problems = (blind or list(check_orders(loaded.board, rules, seen, orders).problems)) + written
             after, events, combats = state, [], []
         else:
             # The defender's standing choices, written in its last orders, hold for this player-turn (I1).
-            result = adjudicate(loaded.board, rules, state, orders, dice, state.standing.get(defender), fpf_gsp_reserve=reserve)
-            problems = list(result.problems)
+            carried = named_by_hex(orders, state) if seen is not state else orders
+            result = adjudicate(loaded.board, rules, state, carried, dice, state.standing.get(defender), fpf_gsp_reserve=reserve)
+            problems = list(result.problems) if seen is state else _decided_blind(result.problems)
             kept = with_standing(result.state, phasing, orders.defense)
-            after, turn_end = advance(loaded.scenario, kept, loaded.board) if result.valid else (state, [])
+            if setup:
+                after, turn_end = (kept, []) if result.valid else (state, [])
+            else:
+                after, turn_end = advance(loaded.scenario, kept, loaded.board) if result.valid else (state, [])
             events = list(result.events) + turn_end
             combats = [c.as_dict() for c in result.combats]
     else:
@@ -129,14 +143,28 @@ def play(
     note = orders.note if orders is not None else None
     last = last_turn_record(phasing, not problems, capped([p.as_dict() for p in problems]), events, combats, note)
     over = game_over(loaded.scenario, after)
-    return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last, loaded=loaded)
+    return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last, loaded=loaded, before=state)
 
 
-def genesis_step(loaded: LoadedScenario, document: dict, *, game: str, scenario_ref: dict, ruleset: dict, overrides: dict | None = None) -> Step:
-    """The opening position's record; its public part carries the scenario document (and any override) for every party."""
+def _decided_blind(problems) -> list[Problem]:
+    """Problems the true position finds in American orders that his view found none in: told by rule case
+    alone, for their units and hexes are hidden from him (docs/hidden-units.md)."""
+    rules = sorted({p.rule for p in problems})
+    return [Problem(rule, None, f"the referee decides, because a target is hidden: on the true position these orders break {rule}")
+            for rule in rules]
+
+
+def genesis_step(
+    loaded: LoadedScenario, document: dict, *, game: str, scenario_ref: dict, ruleset: dict, overrides: dict | None = None,
+    options: list[str] | None = None,
+) -> Step:
+    """The opening position's record; its public part carries the scenario document (and any override) for every party,
+    and the game's options (``hidden-units``), which every later command reads from there."""
     extra = {"title": loaded.scenario.title, "scenario_document": document} | ({"overrides": overrides} if overrides else {})
+    if options:
+        extra["options"] = sorted(options)
     return record_step(
-        opening(loaded.scenario), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
+        opening(loaded.scenario, hidden=HIDDEN_UNITS in (options or ())), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
         extra_public=extra,
     )
 
@@ -148,13 +176,18 @@ def start_game(
     jp: PublicIdentity,
     edition: str | None = None,
     ground_support: list[dict] | None = None,
+    options: list[str] | None = None,
 ) -> TurnFile:
     """The genesis turn file: game id, scenario and its hash, rules, identities, first commitment.
 
     ``ground_support`` replaces the scenario's Ground Support track (its
     values are assumed, 3.0); the genesis file records it beside the
-    unchanged scenario document.
+    unchanged scenario document.  ``options`` are game options (``hidden-units``,
+    docs/hidden-units.md), recorded in the genesis file's public part.
     """
+    unknown = [o for o in options or () if o not in OPTIONS]
+    if unknown:
+        raise BadInput(f"unknown game option '{unknown[0]}'", hint=f"the options are: {', '.join(OPTIONS)}")
     path = find_scenario(scenario_name)
     document = scenario_document(path)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
@@ -172,7 +205,7 @@ def start_game(
     mismatch = shipped_mismatch(loaded.scenario.id, scenario_ref["hash"])
     if mismatch:
         raise BadInput(mismatch, file=str(path), hint="give the edited scenario an id of its own")
-    step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset, overrides=overrides)
+    step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset, overrides=overrides, options=options)
     return build_turn(
         referee, game=game, seq=0, scenario=scenario_ref, ruleset=ruleset,
         identities={"US": us, "JP": jp, REFEREE: referee.public},

@@ -1,9 +1,10 @@
 """What each side may see: the position and the last player-turn's events.
 
-A view is plain JSON, sealed to its side.  The limited-intelligence rules
-(hidden Japanese units) are not implemented yet, so both sides see every unit
-on the board; the view is still built per side, and it is the only place the
-position reaches a player, so hiding units later changes this module alone.
+A view is plain JSON, sealed to its side, and the only place the position
+reaches a player.  Without the hidden-units option both sides see every
+unit.  With it, the American view shows hidden Japanese units only as
+markers and the Japanese moves only as 19B allows (:mod:`pbem.game.fog`),
+and the Japanese view lacks the American intelligence priorities.
 """
 
 from __future__ import annotations
@@ -45,11 +46,26 @@ def build_view(
     over: bool,
     last: dict | None,
     victory: dict | None = None,
+    board: Any = None,
+    before: GameState | None = None,
 ) -> dict[str, Any]:
     """``side``'s view.  The problems of rejected orders go only to the side that wrote them: they
-    name the units and hexes it meant to use, which the enemy must not learn."""
+    name the units and hexes it meant to use, which the enemy must not learn.
+
+    Under the hidden-units option ``board`` (and ``before``, the position the
+    last player-turn started from) let the American view show the Japanese
+    moves as they were seen."""
     if last is not None and last["side"] != side and last["problems"]:
         last = {**last, "problems": [], "problems_withheld": len(last["problems"])}
+    if state.hidden is not None:
+        from pbem.game import fog
+
+        if side == "US":
+            if last is not None:
+                last = {**last, "events": fog.american_events(board, before, state, last["events"])}
+            state = fog.american_state(state)
+        else:
+            state = fog.japanese_state(state)
     return {
         "victory": victory,
         "format": VIEW_FORMAT,
@@ -58,7 +74,7 @@ def build_view(
         "seq": seq,
         "scenario": scenario,
         "ruleset": ruleset,
-        "awaiting": None if over else state.position.phasing,
+        "awaiting": None if over else state.to_act(),
         "over": over,
         "state": _state_json(_own_standing(state, side)),
         "last": last,
@@ -126,7 +142,7 @@ def checked_view(view: Any, source: str, *, deep: bool = True) -> dict[str, Any]
     return view
 
 
-UNIT_KINDS = ("infantry", "cavalry", "engineer", "recon", "armor", "artillery", "airassault")
+UNIT_KINDS = ("infantry", "cavalry", "engineer", "recon", "armor", "artillery", "airassault", "dummy", "hidden")
 """The unit kinds of :data:`pbem.model.common.Kind`, here without loading pydantic (a test keeps them equal)."""
 STRENGTHS = ("attack", "defense", "move", "barrage", "fpf", "range")
 
@@ -173,7 +189,7 @@ def public_record(state: GameState, *, over: bool, last: dict | None) -> dict[st
     public: dict[str, Any] = {
         "turn": position.turn,
         "phasing": position.phasing,
-        "awaiting": None if over else position.phasing,
+        "awaiting": None if over else state.to_act(),
         "over": over,
     }
     if last is not None:

@@ -8,7 +8,10 @@ from pydantic import Field
 
 HexId = Annotated[str, Field(pattern=r"^[0-9]{4}$", description="Hex id CCRR: column then row, both from 01.")]
 Side = Literal["US", "JP"]
-Kind = Literal["infantry", "cavalry", "engineer", "recon", "armor", "artillery", "airassault"]
+Kind = Literal["infantry", "cavalry", "engineer", "recon", "armor", "artillery", "airassault", "dummy", "hidden"]
+"""``dummy`` and ``hidden`` exist only under the hidden-units option (docs/hidden-units.md): a Japanese dummy
+counter (Legion 19B.6), and the marker the American view shows for a hidden Japanese unit (19B.2).
+A scenario lists neither."""
 Edition = Literal["dg-2009", "spi-1975"]
 Phase = Literal["movement", "combat"]
 CrtLine = Literal["clear", "river", "broken", "rough"]
@@ -19,6 +22,9 @@ ELIMINATED = "eliminated"
 EXITED = "exited"
 """A unit that left the map by an exit hex (Leyte 16.13); it may come back as a reinforcement."""
 NOT_ON_MAP = frozenset({OFFMAP, ELIMINATED, EXITED})
+HIDDEN_UNITS = "hidden-units"
+"""The game option of limited intelligence (docs/hidden-units.md)."""
+OPTIONS = (HIDDEN_UNITS,)
 
 
 def enemy_of(side: Side) -> Side:

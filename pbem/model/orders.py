@@ -12,7 +12,7 @@ from pbem.model.common import HexId
 from pbem.model.defense import Defense
 from pbem.model.routes import Advance, Route
 
-__all__ = ["Advance", "Attack", "Defense", "Move", "Orders", "Route"]
+__all__ = ["Advance", "Attack", "Defense", "Deployment", "Intelligence", "Move", "Orders", "Route"]
 
 #: The longest note an orders file may carry (characters): a letter, not a book.
 NOTE_LIMIT = 2000
@@ -55,6 +55,32 @@ class Attack(BaseModel):
     retreats: list[Route] = Field(default_factory=list)
 
 
+class Deployment(BaseModel):
+    """The Japanese secret set-up (docs/hidden-units.md, adapted from Legion 19B.2 and 19B.6).
+
+    ``units`` assigns every listed set-up unit to one of the scenario's
+    set-up hexes, in any order; ``dummies`` places dummy counters on land
+    hexes within the scenario's limits.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    units: dict[str, HexId] = Field(default_factory=dict)
+    dummies: list[HexId] = Field(default_factory=list)
+
+
+class Intelligence(BaseModel):
+    """The American player's intelligence (Legion 19B.7, adapted): a roll this player-turn, and his standing choice."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    roll: bool = Field(default=False, description="Spend one Ground Support Point in this Movement Phase for a 1d6 intelligence roll.")
+    priority: list[HexId] | None = Field(
+        default=None,
+        description="Hexes whose hidden units to expose first, most wanted first; kept until replaced. Left out: the last list stands.",
+    )
+
+
 class Orders(BaseModel):
     """The phasing player's orders for one player-turn."""
 
@@ -70,4 +96,10 @@ class Orders(BaseModel):
     defense: Defense | None = Field(
         default=None,
         description="Standing choices for the enemy's next player-turn (spi-1975; dg-2009 leaves them to the system, I1): FPF, retreat routes, advances. A key left out is decided by the policy (docs/policies.md).",
+    )
+    deployment: Deployment | None = Field(
+        default=None, description="Hidden-units games only: the Japanese secret set-up, sent before the first player-turn instead of moves and attacks."
+    )
+    intelligence: Intelligence | None = Field(
+        default=None, description="Hidden-units games only, American orders: an intelligence roll and the standing priority of hexes (19B.7)."
     )

@@ -151,6 +151,20 @@ class VictoryTerm(BaseModel):
     source: Source
 
 
+class HiddenUnits(BaseModel):
+    """What a scenario allows the Japanese player under the hidden-units option (docs/hidden-units.md).
+
+    Neither the SPI nor the dg Leyte rules have hidden units, so these limits
+    are assumed and say so in ``source``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    dummies: int = Field(default=0, ge=0, le=20, description="How many dummy counters the Japanese player may place (19B.6).")
+    radius: int = Field(default=3, ge=0, description="A dummy is placed at most this many hexes from a Japanese set-up hex.")
+    source: Source
+
+
 class Scenario(BaseModel):
     """Everything needed to start a game."""
 
@@ -178,6 +192,14 @@ class Scenario(BaseModel):
     closed: list[ClosedArea] = Field(default_factory=list)
     special_rules: list[str] = Field(default_factory=list)
     kind: Literal["historical", "test"] = "historical"
+    hidden_units: HiddenUnits | None = Field(default=None, description="Limits of the hidden-units option; absent: no dummies, radius 3.")
+
+    @model_validator(mode="after")
+    def _no_markers_in_the_order_of_battle(self) -> "Scenario":
+        for unit in self.units:
+            if unit.kind in ("dummy", "hidden"):
+                raise ValueError(f"unit {unit.id}: kind '{unit.kind}' is made by the hidden-units option, not listed in a scenario")
+        return self
 
     def gsp_for(self, turn: int) -> dict[Side, int]:
         for row in self.ground_support:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pbem.model.common import ELIMINATED, NOT_ON_MAP, Phase, Side
+from pbem.model.common import ELIMINATED, NOT_ON_MAP, HexId, Phase, Side
 from pbem.model.defense import Defense
 from pbem.model.units import Unit
 
@@ -48,6 +48,24 @@ class Award(BaseModel):
     source: str
 
 
+class HiddenState(BaseModel):
+    """Limited intelligence (the hidden-units option, docs/hidden-units.md).
+
+    ``deployed`` is false until the Japanese secret set-up is carried out;
+    ``exposed`` holds the Japanese units the American player may examine now
+    (Legion 19B.2-19B.5, 19B.7); ``priority`` is the American player's standing
+    choice of hexes for intelligence exposures, most wanted first (19B.7).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    deployed: bool = False
+    exposed: frozenset[str] = frozenset()
+    priority: tuple[HexId, ...] = ()
+    radius: int = 3
+    """How far from a Japanese set-up hex a dummy may be placed (the scenario's assumed limit)."""
+
+
 class GameState(BaseModel):
     """Everything the rules engine needs to know about a position.
 
@@ -58,6 +76,7 @@ class GameState(BaseModel):
     the map by an exit hex, ``awards`` victory points won before the end
     (both Leyte, 16.13 and 16.34).  ``standing`` holds the defense a side
     wrote in its orders, kept for the enemy's next player-turn only (I1).
+    ``hidden`` is present only under the hidden-units option.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -69,6 +88,13 @@ class GameState(BaseModel):
     exits: tuple[ExitRecord, ...] = ()
     awards: tuple[Award, ...] = ()
     standing: dict[Side, Defense] = Field(default_factory=dict)
+    hidden: HiddenState | None = None
+
+    def to_act(self) -> Side:
+        """The side whose orders are awaited: the Japanese secret set-up comes before the first player-turn."""
+        if self.hidden is not None and not self.hidden.deployed:
+            return "JP"
+        return self.position.phasing
 
     def unit(self, unit_id: str) -> Unit:
         return self.unit_index()[unit_id]

@@ -1,0 +1,92 @@
+"""Dummy counters under the hidden-units option (Legion 19B.6, adapted: docs/hidden-units.md).
+
+A dummy is a Japanese counter that moves like the fastest Japanese unit,
+holds its hex and exerts a zone of control, but never fights and adds
+nothing to a combat.  It is removed the moment it is exposed, and the
+American player learns only that it was a dummy.  Three moments expose one:
+
+- it stands in or moves through a clear hex (19B.3): removed there;
+- a Combat Phase begins with it in an enemy zone of control: removed before
+  any attack is checked (its own side's phase) or fought (the enemy's).
+  Island War makes every unit in contact attack or be attacked (7.11, 7.12)
+  and a dummy can do neither, so contact exposes it — Formosa 11.2 item 1
+  (concealed units in an enemy zone of control are revealed as a combat
+  phase begins) read for dummies;
+- an American intelligence roll picks it (19B.7).
+
+No die is ever rolled because of a dummy: it leaves before its combat.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.board import Board
+from pbem.engine.events import Event
+from pbem.engine.placement import Placement
+from pbem.model.common import Side
+from pbem.model.units import Unit
+
+DUMMY = "dummy"
+
+
+def is_dummy(unit: Unit) -> bool:
+    return unit.kind == DUMMY
+
+
+def dummy_counters(count: int, move: int) -> list[Unit]:
+    """The scenario's dummies, numbered; ``move`` is the fastest Japanese unit's allowance (19B.6)."""
+    return [Unit(id=f"JP-dummy-{n}", side="JP", kind=DUMMY, defense=0, move=move) for n in range(1, count + 1)]
+
+
+def removed(unit: str, hex_id: str, rule: str, why: str) -> Event:
+    """A dummy exposed and removed; the American view keeps only the hex, the rule and why."""
+    return {"type": "dummy_removed", "unit": unit, "hex": hex_id, "rule": rule, "why": why}
+
+
+def clear(board: Board, hex_id: str) -> bool:
+    """A clear hex for exposure: one read on the Clear line of the CRT (19B.2: the TEC's (c) terrain)."""
+    return board.on_board(hex_id) and board.terrain(hex_id).crt == "clear"
+
+
+def remove_seen_moving(board: Board, placement: Placement, move_events: list[Event]) -> dict[str, str]:
+    """Dummies whose move entered a clear hex (19B.3): removed at the first one.  Returns unit -> hex."""
+    gone: dict[str, str] = {}
+    for event in move_events:
+        unit = event.get("unit")
+        if event["type"] not in ("moved", "entered") or unit not in placement.units or not is_dummy(placement.units[unit]):
+            continue
+        start = event["from"] if event["type"] == "moved" else event["hex"]
+        seen = next((h for h in [start, *event["path"]] if clear(board, h)), None)
+        if seen is not None and placement.on_map(unit):
+            placement.eliminate(unit)
+            gone[unit] = seen
+    return gone
+
+
+def remove_in_contact(placement: Placement, side_of_dummies: Side = "JP") -> dict[str, str]:
+    """Dummies standing in an enemy zone of control as a Combat Phase begins: removed.  Returns unit -> hex."""
+    gone: dict[str, str] = {}
+    for unit in placement.units_of(side_of_dummies):
+        if is_dummy(placement.units[unit]):
+            here = placement.where(unit)
+            if placement.in_enemy_zoc(here, side_of_dummies):
+                gone[unit] = here
+    for unit in gone:
+        placement.eliminate(unit)
+    return gone
+
+
+def remove_in_clear(board: Board, placement: Placement) -> dict[str, str]:
+    """Dummies left standing in a clear hex (pushed there by a displacement, 7.8): exposed, removed (19B.3)."""
+    gone = {u: placement.where(u) for u in placement.units_of("JP") if is_dummy(placement.units[u]) and clear(board, placement.where(u))}
+    for unit in gone:
+        placement.eliminate(unit)
+    return gone
+
+
+CONTACT_WHY = "in an enemy zone of control as the Combat Phase began; a dummy cannot fight"
+MOVING_WHY = "seen in a clear hex during its move"
+CLEAR_WHY = "left standing in a clear hex"
+
+
+def removal_events(gone: dict[str, str], rule: str, why: str) -> list[Event]:
+    return [removed(u, h, rule, why) for u, h in gone.items()]
