@@ -38,7 +38,7 @@ class Plan:
     @classmethod
     def standing(cls, sight: Sight) -> "Plan":
         """Nobody moves yet: every unit of the side where it stands."""
-        return cls(sight, final={u: sight.where[u] for u in sight.mine})
+        return cls(sight, final={u: sight.where[u] for u in sight.mine + sight.still})
 
     def __post_init__(self) -> None:
         self._at = {h: u for u, h in self.final.items()}

@@ -40,6 +40,8 @@ class Sight:
     """Unit id -> hex for every unit on the map that the view shows."""
     mine: list[str]
     theirs: list[str]
+    still: list[str]
+    """This side's dummies on the map (hidden units only): they hold their hexes and never move (19B.6)."""
     waiting: list[str]
     """This side's reinforcements available off the map (12.1)."""
     gsp: int
@@ -63,6 +65,7 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
         units = _as_reckoned(units, loaded.scenario)
     # A dummy never fights, and contact would expose it (19B.6): the bot leaves its dummies where they stand.
     mine = [u.id for u in state.units if u.side == side and u.id in where and u.kind != "dummy"]
+    still = [u.id for u in state.units if u.side == side and u.id in where and u.kind == "dummy"]
     theirs = [u.id for u in state.units if u.side != side and u.id in where]
     waiting = [u.id for u in state.units if u.side == side and state.locations.get(u.id) == OFFMAP]
     enemy_at: dict[Hex, list[str]] = {}
@@ -86,6 +89,7 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
         where=where,
         mine=mine,
         theirs=theirs,
+        still=still,
         waiting=waiting,
         gsp=position.gsp_of(side),
         enemy_gsp=position.gsp_of(enemy_of(side)),

@@ -52,6 +52,9 @@ def bot(
         output.echo_json(document)
         return
     write_new(out, json.dumps(document, indent=2) + "\n")
+    if "deployment" in document:
+        typer.echo(f"wrote {out}: the Japanese secret set-up ({policy} bot); check it with 'pbem validate', send it with 'pbem submit'")
+        return
     typer.echo(f"wrote {out}: {side} orders, {len(document['moves'])} move(s) and {len(document['attacks'])} attack(s) "
                f"({policy} bot); check them with 'pbem validate', send them with 'pbem submit'")
 
@@ -64,6 +67,7 @@ def demo(
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     us_policy: Annotated[str, typer.Option("--us", help="The US bot's policy.")] = "greedy",
     jp_policy: Annotated[str, typer.Option("--jp", help="The Japanese bot's policy.")] = "greedy",
+    option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (docs/hidden-units.md).")] = None,
 ) -> None:
     """Play a whole scenario bot against bot through the real files: keys, turn files, orders, verify, audit, result."""
     from rich.console import Console
@@ -90,7 +94,7 @@ def demo(
             progress.console.print(f"  Game-Turn {t.turn:>2} {t.side:<2}  {t.moves:>3} move(s)  {t.combats:>2} combat(s)  dice {dice}")
             progress.update(task, completed=t.done, total=t.total, description=f"Game-Turn {t.turn} {t.side}")
 
-        result = run_demo(scenario, folder, seed=seed, edition=edition, policies=policies, on_turn=on_turn)
+        result = run_demo(scenario, folder, seed=seed, edition=edition, policies=policies, on_turn=on_turn, options=option)
     game = result.game
     if result.verify_findings:
         console.print(f"NOT VERIFIED: first bad file {result.verify_findings[0].file}")

@@ -88,7 +88,12 @@ def orders_template(
     side, seen = side_to_move(turn_file, open_key(key, passphrase_env))
     board = scenario_of(turn_file).board
     with reading_view(turn_file.source):
-        skeleton, hints = template(seen, {"beach": sorted(board.beaches), "edge": sorted(board.edges)})
+        if (seen["state"].get("hidden") or {}).get("deployed") is False:
+            from pbem.game.player import deployment_template
+
+            skeleton, hints = deployment_template(seen, board)
+        else:
+            skeleton, hints = template(seen, {"beach": sorted(board.beaches), "edge": sorted(board.edges)})
     output.echo_json(skeleton)
     for hint in hints:
         typer.echo(f"# {hint}", err=True)

@@ -119,6 +119,11 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
 
     by_seq = {t.seq: t for t in turns}
     side = role_of(turns[-1], player)
+    genesis = by_seq.get(0)
+    if side == "US" and genesis is not None and "hidden-units" in ((genesis.public or {}).get("options") or []):
+        notes.append("not replayed: under hidden units your view does not hold the Japanese units your combats met; "
+                     "after the game, 'pbem audit GAMEDIR --reveal FILE' replays every player-turn (docs/hidden-units.md)")
+        return []
     documents = {}
     for folder in folders:
         for path in folder.glob(f"*{SUFFIX}"):

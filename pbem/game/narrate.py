@@ -13,7 +13,9 @@ from pbem.errors import visible
 
 
 def strengths(unit: dict[str, Any]) -> str:
-    """The counter's numbers as printed (3.0): ``5-5-5`` or ``2-3-5/1-4`` for artillery."""
+    """The counter's numbers as printed (3.0): ``5-5-5`` or ``2-3-5/1-4`` for artillery; ``?`` for a hidden unit (19B.2)."""
+    if unit["kind"] == "hidden":
+        return "?"
     if unit["kind"] == "artillery":
         return f"{unit.get('barrage', 0)}-{unit.get('fpf', 0)}-{unit.get('range', 0)}/{unit['defense']}-{unit['move']}"
     return f"{unit.get('attack', 0)}-{unit['defense']}-{unit['move']}"
@@ -28,6 +30,8 @@ _TOLD = {
     "awarded": "{side} scored {points} points for {what} (rule {rule})",
     "available": "{unit} may come back as a reinforcement by {entry} (rule {rule})",
     "result_modified": "  {result} for {unit}: {effect} (rule {rule})",
+    "dummy_removed": "The Japanese unit in {hex} was a dummy, removed: {why} (rule {rule})",
+    "deployed": "The Japanese secret set-up is made (rule {rule})",
 }
 """Events told in one fixed sentence; the others need a few choices (:func:`_event`)."""
 
@@ -59,6 +63,12 @@ def _event(e: dict[str, Any]) -> str | None:
         return f"  {e['unit']} retreated {e['from']} → {' → '.join(e['path'])}{end}{_as_written(e)}"
     if kind == "advanced":
         return f"  {e['unit']} advanced {e['from']} → {' → '.join(e['path'])}"
+    if kind == "sighted":
+        return f"{e['unit']} was seen moving in clear terrain: {' → '.join(e['hexes'])} (rule {e['rule']})"
+    if kind == "intelligence":
+        when = "after the set-up" if e["when"] == "set-up" else "in the American Movement Phase"
+        seen = ", ".join(f"{x['unit']} in {x['hex']}" for x in e["exposed"]) or "no unit (only dummies, or none reachable)"
+        return f"Intelligence {when} (rule {e['rule']}): a roll of {e['roll']} exposed {seen}"
     template = _TOLD.get(kind)
     return template.format_map(e) if template else None
 
@@ -86,6 +96,9 @@ def _header(view: dict[str, Any], outlook: dict[str, Any] | None) -> list[str]:
         return lines
     order = f" ({outlook['first_player']} moves first each Game-Turn)" if outlook else ""
     due = "your orders are due" if view["awaiting"] == view["side"] else f"waiting for {view['awaiting']}'s orders"
+    if (view["state"].get("hidden") or {}).get("deployed") is False:
+        due = ("your secret set-up is due: pbem orders template writes one (docs/hidden-units.md)" if view["side"] == "JP"
+               else "waiting for the Japanese secret set-up")
     gsp = position.get("gsp", {})
     lines.append(f"Turn file {view['seq']}: Game-Turn {position['turn']}{of}, the {position['phasing']} player-turn{order}; {due}.")
     lines.append(f"Ground Support left this Game-Turn: US {gsp.get('US', 0)}, JP {gsp.get('JP', 0)}.")

@@ -100,8 +100,34 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     board = scenario_of(turn).board
     state = state_of_view(view)
     rules = Ruleset(**view["ruleset"])
-    found = list(check_orders(board, rules, state, orders).problems) + standing_problems(board, rules, state, side, orders.defense)
+    if state.hidden is not None and side == "US":
+        from pbem.game.fog import named_by_hex
+
+        orders = named_by_hex(orders, state)  # a hidden target is named by its hex, as the referee reads it
+    setup = state.hidden is not None and not state.hidden.deployed
+    found = list(check_orders(board, rules, state, orders).problems) + ([] if setup else standing_problems(board, rules, state, side, orders.defense))
     return side, with_suggestions(found, state.locations)
+
+
+def deployment_template(view: dict[str, Any], board) -> tuple[dict, list[str]]:
+    """The Japanese secret set-up as the scenario has it, and how many dummies may go where (docs/hidden-units.md)."""
+    from pbem.bot.setup import dummy_hexes
+    from pbem.engine.deployment import dummies_of, setup_hexes
+    from pbem.game.views import state_of_view
+
+    state = state_of_view(view)
+    listed = setup_hexes(state)
+    allowed = len(dummies_of(state))
+    places = dummy_hexes(board, state)
+    hints = [
+        "your secret set-up (19B.2): give each listed unit one of these hexes, each hex once (5.31), in any order: "
+        + " ".join(sorted(listed.values())),
+        f"place up to {allowed} dummies (19B.6) in \"dummies\": land hexes not clear, not next to an American unit, "
+        f"at most {state.hidden.radius if state.hidden else 0} hexes from a set-up hex; {len(places)} such hexes, e.g. "
+        + " ".join(places[:12]) + (" ..." if len(places) > 12 else ""),
+        "then the American player rolls 2d6 for intelligence: that many hidden units are exposed (19B.7)",
+    ]
+    return {"deployment": {"units": dict(sorted(listed.items())), "dummies": []}}, hints
 
 
 def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> tuple[dict, list[str]]:
@@ -134,6 +160,9 @@ def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> 
         hints.append(f"{gsp} Ground Support Point(s) to use in attacks this Game-Turn (\"gsp\" in an attack)")
     hints.append("list attacks in the order they are to be resolved; every unit next to an enemy must attack (7.11, 7.12)")
     hints.append('add "note": "..." to send your opponent a few words, signed with your orders and shown in his view')
+    if (state.get("hidden") or {}) and side == "US":
+        hints.append('a hidden Japanese unit is named by its hex: "defenders": ["2215"] (docs/hidden-units.md)')
+        hints.append('add "intelligence": {"roll": true, "priority": ["<hex>", ...]} to spend a Ground Support Point on 1d6 exposures (19B.7)')
     if view["ruleset"].get("edition") == "spi-1975":
         hints.append('add "defense": {"fpf": [...], "retreats": [...]} to choose your FPF and retreats for the enemy\'s next player-turn (README, Checking your orders)')
     return {"moves": moves, "attacks": []}, hints

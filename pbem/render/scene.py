@@ -55,7 +55,8 @@ class Counter:
 
     @property
     def hidden(self) -> bool:
-        return self.kind is None or self.defense is None
+        """A hidden Japanese unit's marker (kind ``hidden``, docs/hidden-units.md), or an entry without kind or strengths."""
+        return self.kind is None or self.kind == "hidden" or self.defense is None
 
     @property
     def artillery(self) -> bool:
