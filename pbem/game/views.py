@@ -209,11 +209,15 @@ def outlook(scenario: dict[str, Any], view: dict[str, Any], overrides: dict[str,
     position = view["state"]["position"]
     locations = view["state"]["locations"]
     turn = position["turn"]
+    # Under hidden units the American view does not say whether a Japanese reinforcement came in:
+    # only those whose Game-Turn has not come yet are still to come for him.
+    fogged = view["side"] == "US" and view["state"].get("hidden") is not None
     to_come = [
         {"turn": u["arrives"], "unit": u["id"], "side": u["side"], "name": u.get("name"),
          "entry": u.get("entry") or "anywhere (air assault)"}
         for u in scenario.get("units", [])
-        if u.get("arrives") is not None and locations.get(u["id"], "offmap") == "offmap"
+        if u.get("arrives") is not None and (
+            u["arrives"] > turn if fogged and u["side"] == "JP" else locations.get(u["id"], "offmap") == "offmap")
     ]
     track = (overrides or {}).get("ground_support") or scenario.get("ground_support", [])
     return {

@@ -1,0 +1,99 @@
+"""Each Leyte scenario played with ``--option hidden-units`` through the command line, three folders
+exchanging only files (issue 10's "done when"): the Japanese secret set-up, bot orders under fog,
+``verify`` in every folder, and each player's audit of the whole game from the referee's reveal file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli import app
+
+RUNNER = CliRunner()
+
+
+def pbem(*args, code: int = 0) -> str:
+    result = RUNNER.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, f"pbem {' '.join(map(str, args))} -> {result.exit_code}\n{result.output}\n{result.exception!r}"
+    return result.output
+
+
+def play_hidden(base: Path, scenario: str, seed: int = 0) -> dict:
+    folders = {name: base / name for name in ("ref", "US", "JP")}
+    for name, folder in folders.items():
+        folder.mkdir()
+        pbem("keygen", name.lower(), "--dir", folder, "--no-passphrase")
+        (folder / "game").mkdir()
+    for side in ("US", "JP"):
+        shutil.copy(folders[side] / f"{side.lower()}.pub", folders["ref"])
+    ref = folders["ref"]
+    game = ref / "game"
+    out = pbem("new", scenario, "--us", ref / "us.pub", "--jp", ref / "jp.pub", "--referee", ref / "ref.pub", "--key", ref / "ref.key",
+               "--out", game, "--option", "hidden-units")
+    assert "JP sends his secret set-up first" in out
+    seq, awaited = 0, []
+    while True:
+        turn = game / f"turn-{seq:04d}.pbem"
+        for side in ("US", "JP"):
+            shutil.copy(turn, folders[side] / "game" / turn.name)
+        public = json.loads(pbem("view", turn, "--key", ref / "ref.key", "--json"))
+        if public["over"]:
+            break
+        side = public["awaiting"]
+        awaited.append(side)
+        mine = folders[side] / "game" / turn.name
+        key = folders[side] / f"{side.lower()}.key"
+        orders = folders[side] / f"orders-{seq}.json"
+        pbem("bot", mine, "--key", key, "-o", orders, "--seed", seed)
+        assert "orders are valid" in pbem("validate", orders, "--turn", mine, "--key", key)
+        pbem("submit", orders, "--turn", mine, "--key", key)
+        sent = folders[side] / "game" / f"orders-{seq:04d}-{side}.pbem"
+        shutil.copy(sent, game / sent.name)
+        pbem("adjudicate", turn, game / sent.name, "--key", ref / "ref.key")
+        seq += 1
+        assert seq <= 80
+    views = {side: json.loads(pbem("view", folders[side] / "game" / turn.name, "--key", folders[side] / f"{side.lower()}.key", "--json"))
+             for side in ("US", "JP")}
+    return {"folders": folders, "views": views, "public": public, "turns": seq, "awaited": awaited}
+
+
+@pytest.mark.parametrize("scenario", ["leyte-assault", "leyte-mountain-barrier", "leyte-final-collapse"])
+def test_hidden_units_game_plays_verifies_and_is_audited_by_each_player(tmp_path, scenario):
+    game = play_hidden(tmp_path, scenario)
+    folders = game["folders"]
+    # the secret set-up came first, then the scenario's player-turns, none rejected
+    assert game["awaited"][0] == "JP"
+    assert game["public"]["over"] and game["public"]["victory"]["final"] is True
+    for folder in folders.values():
+        assert "verified" in pbem("verify", folder / "game")
+    reveal = folders["ref"] / "reveal.pbem"
+    pbem("reveal", folders["ref"] / "game", "--key", folders["ref"] / "ref.key", "-o", reveal)
+    for side in ("US", "JP"):
+        audited = pbem("audit", folders[side] / "game", "--reveal", reveal)
+        assert audited.startswith(f"audited {game['turns']} adjudication(s)"), audited
+    # the American final view shows no Japanese dummy, and every Japanese unit in it is either
+    # one he may examine or a marker with no strengths
+    us_state = game["views"]["US"]["state"]
+    for unit in us_state["units"]:
+        assert unit["kind"] != "dummy"
+        if unit["side"] == "JP" and unit["kind"] == "hidden":
+            numbers = {k: v for k, v in unit.items() if k not in ("id", "side", "kind")}
+            assert set(numbers) == {"attack", "defense", "move", "barrage", "fpf", "range"} and set(numbers.values()) == {0}
+            assert us_state["locations"][unit["id"]] == unit["id"]
+    # the Japanese player sees his own dummies (those still on the map, or removed)
+    jp_kinds = {u["kind"] for u in game["views"]["JP"]["state"]["units"]}
+    assert "hidden" not in jp_kinds
+
+
+def test_the_american_replay_of_his_own_turns_defers_to_the_audit(tmp_path):
+    game = play_hidden(tmp_path, "test-skirmish")
+    us = game["folders"]["US"]
+    said = pbem("verify", us / "game", "--replay-mine", "--key", us / "us.key")
+    assert "not replayed: under hidden units" in said
+    jp = game["folders"]["JP"]
+    said = pbem("verify", jp / "game", "--replay-mine", "--key", jp / "jp.key")
+    assert "replayed" in said and "not replayed" not in said
