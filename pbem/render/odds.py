@@ -217,6 +217,10 @@ def _weigh(phase: CombatPhaseState, index: int, attack: Attack) -> AttackOdds:
     odds.without_fpf = column_odds(e.line, differential)
     if odds.fpf:
         odds.with_fpf = column_odds(e.line, differential - odds.best_fpf)
+    blind = [phase.placement.where(d) for d in e.defenders if phase.units[d].kind == "hidden"]
+    if blind:
+        odds.notes.append(f"hidden unit(s) in {' '.join(blind)}: their defense (counted 0 here) and any FPF they draw are unknown; "
+                          "the referee resolves the attack with the true strengths, and cancels it if only dummies stood there (19B.4, 19B.6)")
     if not e.fpf_allowed:
         odds.notes.append("no FPF against artillery and Ground Support alone (8.45)")
     if e.artillery_only:
