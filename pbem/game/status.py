@@ -49,6 +49,7 @@ class Status:
             "seq": turn.seq if turn else None,
             "game_turn": public.get("turn"),
             "awaiting": public.get("awaiting"),
+            "setup": bool(public.get("setup")),
             "over": bool(public.get("over")),
             "victory": public.get("victory"),
             "verified": self.verified,
@@ -71,7 +72,8 @@ class Status:
             level = f": {victory.get('level')} (US {victory['points']['US']}, JP {victory['points']['JP']})" if victory.get("points") else ""
             out.append(f"The game is over{level}.")
         else:
-            out.append(f"Game-Turn {info['game_turn']}: {info['awaiting']} to move.")
+            doing = "the Japanese secret set-up is awaited (docs/hidden-units.md)" if info["setup"] else f"{info['awaiting']} to move"
+            out.append(f"Game-Turn {info['game_turn']}: {doing}.")
         if self.role:
             out.append(f"You are {self.role}.")
         out.append(f"Next: {self.action}")
@@ -145,7 +147,8 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
             status.send = {"file": orders_file.name, "to": "the referee",
                            "subject": mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")}
         else:
-            status.action = "write your orders, check them, and submit them"
+            status.action = ("write your secret set-up, check it, and submit it" if public.get("setup")
+                             else "write your orders, check them, and submit them")
             status.command = (
                 f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
                 f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "

@@ -192,6 +192,8 @@ def public_record(state: GameState, *, over: bool, last: dict | None) -> dict[st
         "awaiting": None if over else state.to_act(),
         "over": over,
     }
+    if state.hidden is not None and not state.hidden.deployed and not over:
+        public["setup"] = True  # the Japanese secret set-up is awaited (docs/hidden-units.md)
     if last is not None:
         public["last"] = {"side": last["side"], "valid": last["valid"], "combats": last["combats"]}
     return public
