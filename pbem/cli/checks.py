@@ -53,7 +53,7 @@ def verify(
             typer.echo(f"  {f.render()}")
     else:
         last = max((t.seq for t in result.turns), default=0)
-        typer.echo(f"verified {len(result.turns)} turn file(s) of game {result.game}, referee {result.referee}, 0 to {last}: "
+        typer.echo(f"verified {len(result.turns)} turn file(s) of game {result.game}, {result.parties}, 0 to {last}: "
                    f"signatures, hash chain, orders headers, seeds and all {result.rolls} roll(s) hold")
         for note in result.notes:
             typer.echo(f"  {note}")

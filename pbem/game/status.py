@@ -44,7 +44,8 @@ class Status:
             "scenario": turn.scenario_id if turn else None,
             "title": self.title,
             "edition": (turn.ruleset or {}).get("edition") if turn else None,
-            "referee": turn.identities[REFEREE].fingerprint if turn else None,
+            "referee": turn.identities[REFEREE].fingerprint if turn and not turn.two_player else None,
+            "mode": turn.mode if turn else None,
             "latest_file": turn_name(turn.seq) if turn else None,
             "seq": turn.seq if turn else None,
             "game_turn": public.get("turn"),
@@ -62,8 +63,9 @@ class Status:
         info = self.as_dict()
         if self.latest is None:
             return [f"{self.folder}: no game here ({self.problem})", f"Next: {self.action}"]
+        parties = "two players, no referee" if self.latest.two_player else f"referee {info['referee']}"
         out = [
-            f"Game {info['game']} — {info['title'] or info['scenario']} ({info['edition']}), referee {info['referee']}",
+            f"Game {info['game']} — {info['title'] or info['scenario']} ({info['edition']}), {parties}",
             f"Latest turn file: {info['latest_file']} (" + ("verifies" if self.verified else f"DOES NOT VERIFY: {self.problem}") + ")",
         ]
         if info["over"]:
@@ -129,6 +131,9 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
     awaiting = public.get("awaiting")
     turn_path = folder / turn_name(latest.seq)
     orders_file = folder / orders_name(latest.seq, awaiting)
+    if latest.two_player:
+        _two_player_next(status, folder, turn_path, orders_file, key_hint)
+        return status
     if role is None:
         status.action = f"waiting for {awaiting}'s orders answering {turn_name(latest.seq)}; give --key to be told what you should do"
     elif role == REFEREE:
@@ -157,3 +162,36 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
         status.action = f"nothing to do: {awaiting} is to move; wait for turn file {latest.seq + 1} from the referee"
         status.command = f"pbem view {turn_path} --key {key_hint}"
     return status
+
+
+def _two_player_next(status: Status, folder: Path, turn_path: Path, orders_file: Path, key_hint: str) -> None:
+    """What to do next in a two-player game: the mover writes orders for his opponent; the opponent adjudicates them."""
+    from pbem.game.twoplayer import awaited
+
+    latest, role = status.latest, status.role
+    assert latest is not None
+    awaiting, judge = latest.public["awaiting"], latest.dice.committed_by
+    status.notes.append(awaited(latest, folder))
+    orders_subject = mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")
+    if role is None:
+        status.action = f"{awaited(latest, folder)}; give --key to be told what you should do"
+    elif role == awaiting and orders_file.exists():
+        status.action = f"your orders for this turn are written; send them to {judge}, who adjudicates them (or replace them before he does)"
+        status.send = {"file": orders_file.name, "to": f"the {judge} player", "subject": orders_subject}
+    elif role == awaiting:
+        status.action = f"write your orders, check them, and submit them; {judge} adjudicates them"
+        status.command = (
+            f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
+            f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "
+            f"pbem submit orders.json --turn {turn_path} --key {key_hint}"
+        )
+        status.send = {"file": orders_file.name, "to": f"the {judge} player", "subject": orders_subject}
+    elif orders_file.exists():
+        received = " ".join(str(p) for p in sorted(folder.glob(f"{orders_file.stem}*.pbem")))
+        status.action = f"adjudicate {awaiting}'s orders with the seed you committed, then send the new turn file to {awaiting}"
+        status.command = f"pbem adjudicate {turn_path} {received} --key {key_hint}"
+        status.send = {"file": turn_name(latest.seq + 1), "to": f"the {awaiting} player",
+                       "subject": mail_subject(latest, f"turn file {latest.seq + 1}")}
+    else:
+        status.action = f"wait for {awaiting}'s orders ({orders_file.name}) and put them in {folder}; you adjudicate them"
+        status.command = f"pbem view {turn_path} --key {key_hint}"
