@@ -144,7 +144,8 @@ def _compare(report: AuditReport, turn: TurnFile, step, revealed) -> None:
         return
     state, view_nonces = revealed
     if not _same(state, step.referee_state):
-        report.findings.append(Finding(turn.source, "the sealed full state is not what the replay gives", turn.seq))
+        sealed = "" if turn.two_player else "sealed "
+        report.findings.append(Finding(turn.source, f"the {sealed}full state is not what the replay gives", turn.seq))
     if view_nonces is None:  # a two-player file: nothing sealed, the views follow from the state
         return
     for side in SIDES:

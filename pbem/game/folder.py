@@ -25,6 +25,15 @@ def orders_name(seq: int, side: str, revision: int = 1) -> str:
     return f"orders-{seq:04d}-{side}.pbem" if revision == 1 else f"orders-{seq:04d}-{side}-r{revision}.pbem"
 
 
+def orders_revisions(folder: Path, seq: int, side: str) -> list[Path]:
+    """The revisions of ``side``'s orders answering turn file ``seq`` in ``folder``, first to latest."""
+    import re
+
+    named = re.compile(rf"orders-{seq:04d}-{side}(?:-r([0-9]+))?\.pbem")
+    found = [(int(m.group(1) or 1), path) for path in folder.glob(f"orders-{seq:04d}-{side}*.pbem") if (m := named.fullmatch(path.name))]
+    return [path for _, path in sorted(found)]
+
+
 def receipt_name(seq: int, side: str) -> str:
     return f"orders-{seq:04d}-{side}.receipt"
 

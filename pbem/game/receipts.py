@@ -191,9 +191,10 @@ def _adjudicated(following: TurnFile, record: dict, receipt: str) -> tuple[str |
     later = [n for n in numbers if n > item["revision"]]
     listed = sorted(envelope["body"]["revision"] for envelope in following.superseded)
     note = f"{following.source}: adjudicated your revision {item['revision']} ({item['file']})"
+    judge = following.writer if following.two_player else "the referee"
     if listed:
-        note += f"; the referee lists revision(s) {', '.join(map(str, listed))} as received and superseded"
+        note += f"; {judge} lists revision(s) {', '.join(map(str, listed))} as received and superseded"
     if later:
-        note += (f"; your later revision {max(later)} did not reach the referee by his account — if you sent it "
+        note += (f"; your later revision {max(later)} did not reach {judge} by his account — if you sent it "
                  "well before he adjudicated, ask him why (docs/PROTOCOL.md, Salts, revisions and receipts)")
     return None, note

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.game.checks import verify_game
-from pbem.game.folder import orders_name, turn_name
+from pbem.game.folder import orders_name, orders_revisions, turn_name
 from pbem.game.player import role_named
 from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.turnfile import REFEREE, TurnFile
@@ -130,7 +130,8 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
         return status
     awaiting = public.get("awaiting")
     turn_path = folder / turn_name(latest.seq)
-    orders_file = folder / orders_name(latest.seq, awaiting)
+    received = orders_revisions(folder, latest.seq, awaiting)
+    orders_file = received[-1] if received else folder / orders_name(latest.seq, awaiting)
     if latest.two_player:
         _two_player_next(status, folder, turn_path, orders_file, key_hint)
         return status
@@ -139,7 +140,7 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
     elif role == REFEREE:
         if orders_file.exists():
             status.action = f"adjudicate {awaiting}'s orders, then send the new turn file to both players"
-            status.command = f"pbem adjudicate {turn_path} {orders_file} --key {key_hint}"
+            status.command = f"pbem adjudicate {turn_path} {' '.join(map(str, received))} --key {key_hint}"
             status.send = {"file": turn_name(latest.seq + 1), "to": "both players",
                            "subject": mail_subject(latest, f"turn file {latest.seq + 1}")}
         else:
@@ -173,13 +174,15 @@ def _two_player_next(status: Status, folder: Path, turn_path: Path, orders_file:
     awaiting, judge = latest.public["awaiting"], latest.dice.committed_by
     status.notes.append(awaited(latest, folder))
     orders_subject = mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")
+    with_turn = f", with {turn_path.name}, which you wrote" if role == latest.writer and latest.seq > 0 else ""
     if role is None:
         status.action = f"{awaited(latest, folder)}; give --key to be told what you should do"
     elif role == awaiting and orders_file.exists():
-        status.action = f"your orders for this turn are written; send them to {judge}, who adjudicates them (or replace them before he does)"
+        status.action = (f"your orders for this turn are written; send them to {judge}{with_turn}: he adjudicates them "
+                         "(replace them before he does if you change your mind)")
         status.send = {"file": orders_file.name, "to": f"the {judge} player", "subject": orders_subject}
     elif role == awaiting:
-        status.action = f"write your orders, check them, and submit them; {judge} adjudicates them"
+        status.action = f"write your orders, check them, submit them and send them to {judge}{with_turn}: he adjudicates them"
         status.command = (
             f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
             f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "
@@ -187,7 +190,7 @@ def _two_player_next(status: Status, folder: Path, turn_path: Path, orders_file:
         )
         status.send = {"file": orders_file.name, "to": f"the {judge} player", "subject": orders_subject}
     elif orders_file.exists():
-        received = " ".join(str(p) for p in sorted(folder.glob(f"{orders_file.stem}*.pbem")))
+        received = " ".join(map(str, orders_revisions(folder, latest.seq, awaiting)))
         status.action = f"adjudicate {awaiting}'s orders with the seed you committed, then send the new turn file to {awaiting}"
         status.command = f"pbem adjudicate {turn_path} {received} --key {key_hint}"
         status.send = {"file": turn_name(latest.seq + 1), "to": f"the {awaiting} player",
