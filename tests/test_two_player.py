@@ -328,3 +328,28 @@ def test_a_stalled_game_names_the_player_awaited(opened):
     jp.mail("turn-0001.pbem", us)
     assert "waiting for JP's orders answering turn-0001.pbem (US adjudicates them)" in pbem("verify", us.game)
     assert us.status()["next"]["action"].startswith("wait for JP's orders")
+
+
+def test_rejected_orders_leave_the_same_adjudicator_with_a_fresh_seed_of_his_own(tmp_path):
+    """The US moves twice in a row (his first orders are rejected): JP adjudicates both, and commits anew in between."""
+    from pbem.protocol.keys import read_private
+    from pbem.protocol.ordersfile import build_orders_for_turn
+    from pbem.protocol.turnfile import read_turn
+
+    players = start(tmp_path, "test-skirmish")
+    us, jp = players["US"], players["JP"]
+    genesis = read_turn(us.game / "turn-0000.pbem")
+    # orders 'submit' would refuse (a unit that does not exist), signed all the same by a careless program
+    bad = build_orders_for_turn(read_private(us.key, None), genesis, "US", {"moves": [{"unit": "us-nobody", "path": []}]})
+    (us.game / "orders-0000-US.pbem").write_text(bad.text)
+    us.mail("orders-0000-US.pbem", jp)
+    said = pbem(*shlex.split(jp.status()["next"]["command"])[1:])
+    assert "US orders REJECTED" in said and "US moves again; send turn-0001.pbem to US" in said
+    jp.mail("turn-0001.pbem", us)
+    first = read_turn(us.game / "turn-0001.pbem", genesis=genesis)
+    assert (first.writer, first.dice.committed_by, first.public["awaiting"]) == ("JP", "JP", "US")
+    assert first.dice.next_commitment != first.orders_header["body"]["next_commitment"]
+    assert us.status()["next"]["action"].startswith("write your orders")
+    played = play_out(players)
+    assert played >= 8
+    check_both_verify(players, played + 1)

@@ -80,7 +80,8 @@ class Status:
         if self.command:
             out.append(f"  {self.command}")
         if self.send:
-            out.append(f"Send {self.send['file']} to {self.send['to']}.")
+            also = f" and {self.send['with']}" if self.send.get("with") else ""
+            out.append(f"Send {self.send['file']}{also} to {self.send['to']}.")
             out.append(f"  Subject: {self.send['subject']}")
         out += self.notes
         return out
@@ -152,11 +153,7 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
                            "subject": mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")}
         else:
             status.action = "write your orders, check them, and submit them"
-            status.command = (
-                f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
-                f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "
-                f"pbem submit orders.json --turn {turn_path} --key {key_hint}"
-            )
+            status.command = orders_command(turn_path, key_hint)
             status.send = {"file": orders_file.name, "to": "the referee",
                            "subject": mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")}
     else:
@@ -177,18 +174,16 @@ def _two_player_next(status: Status, folder: Path, turn_path: Path, orders_file:
     with_turn = f", with {turn_path.name}, which you wrote" if role == latest.writer and latest.seq > 0 else ""
     if role is None:
         status.action = f"{awaited(latest, folder)}; give --key to be told what you should do"
-    elif role == awaiting and orders_file.exists():
-        status.action = (f"your orders for this turn are written; send them to {judge}{with_turn}: he adjudicates them "
-                         "(replace them before he does if you change your mind)")
-        status.send = {"file": orders_file.name, "to": f"the {judge} player", "subject": orders_subject}
     elif role == awaiting:
-        status.action = f"write your orders, check them, submit them and send them to {judge}{with_turn}: he adjudicates them"
-        status.command = (
-            f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
-            f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "
-            f"pbem submit orders.json --turn {turn_path} --key {key_hint}"
-        )
+        if orders_file.exists():
+            status.action = (f"your orders for this turn are written; send them to {judge}{with_turn}: he adjudicates them "
+                             "(replace them before he does if you change your mind)")
+        else:
+            status.action = f"write your orders, check them, submit them and send them to {judge}{with_turn}: he adjudicates them"
+            status.command = orders_command(turn_path, key_hint)
         status.send = {"file": orders_file.name, "to": f"the {judge} player", "subject": orders_subject}
+        if with_turn:
+            status.send["with"] = turn_path.name
     elif orders_file.exists():
         received = " ".join(map(str, orders_revisions(folder, latest.seq, awaiting)))
         status.action = f"adjudicate {awaiting}'s orders with the seed you committed, then send the new turn file to {awaiting}"
@@ -198,3 +193,12 @@ def _two_player_next(status: Status, folder: Path, turn_path: Path, orders_file:
     else:
         status.action = f"wait for {awaiting}'s orders ({orders_file.name}) and put them in {folder}; you adjudicate them"
         status.command = f"pbem view {turn_path} --key {key_hint}"
+
+
+def orders_command(turn_path: Path, key_hint: str) -> str:
+    """The commands that write, check and submit the holder's orders answering ``turn_path``."""
+    return (
+        f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
+        f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "
+        f"pbem submit orders.json --turn {turn_path} --key {key_hint}"
+    )
