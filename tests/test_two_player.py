@@ -353,3 +353,49 @@ def test_rejected_orders_leave_the_same_adjudicator_with_a_fresh_seed_of_his_own
     played = play_out(players)
     assert played >= 8
     check_both_verify(players, played + 1)
+
+
+def test_a_player_showing_one_history_and_playing_on_from_another_is_caught(tmp_path):
+    """JP adjudicates the US orders twice (taking the first revision in one file, the second in the other), sends the
+    US one file and answers the other with his own orders: the US cannot adjudicate them, and verify shows both files."""
+    players = start(tmp_path, "test-skirmish")
+    us, jp = players["US"], players["JP"]
+    turn = us.game / "turn-0000.pbem"
+    orders = us.dir / "orders.json"
+    pbem("bot", turn, "--key", us.key, "-o", orders)
+    draft = us.dir / "draft.json"
+    draft.write_text(json.dumps(json.loads(orders.read_text()) | {"note": "first thoughts"}))
+    pbem("submit", draft, "--turn", turn, "--key", us.key)
+    pbem("submit", orders, "--turn", turn, "--key", us.key, "--replace")
+    for name in ("orders-0000-US.pbem", "orders-0000-US-r2.pbem"):
+        us.mail(name, jp)
+    kept, shown = jp.game / "turn-0001.pbem", jp.dir / "turn-0001.pbem"
+    pbem("adjudicate", jp.game / "turn-0000.pbem", jp.game / "orders-0000-US.pbem", "--key", jp.key, "-o", kept)
+    pbem("adjudicate", jp.game / "turn-0000.pbem", jp.game / "orders-0000-US.pbem", jp.game / "orders-0000-US-r2.pbem",
+         "--key", jp.key, "-o", shown)
+    assert kept.read_text() != shown.read_text()
+    shutil.copy(shown, us.game / "turn-0001.pbem")
+    jp_orders = jp.dir / "jp.json"
+    pbem("bot", kept, "--key", jp.key, "-o", jp_orders)
+    pbem("submit", jp_orders, "--turn", kept, "--key", jp.key)
+    jp.mail("orders-0001-JP.pbem", us)
+    said = pbem("adjudicate", us.game / "turn-0001.pbem", us.game / "orders-0001-JP.pbem", "--key", us.key, code=2)
+    assert "answer a different turn file" in said and "with the same number 1" in said
+    shutil.copy(kept, us.game / "turn-0001-as-jp-keeps-it.pbem")
+    said = pbem("verify", us.game, code=1)
+    assert "equivocation: different turn files carry seq 1" in said
+
+
+def test_any_change_to_a_two_player_turn_file_is_caught(opened):
+    from pbem.protocol.armour import armour, dearmour
+
+    us, jp = opened["US"], opened["JP"]
+    pbem(*shlex.split(jp.status()["next"]["command"])[1:])
+    text = (jp.game / "turn-0001.pbem").read_text()
+    kind, headers, payload = dearmour(text, "TURN", "turn-0001.pbem")
+    # the position in clear: one unit moved, the armour's checksum made good again, the signature left as it was
+    changed = payload.replace(b'"us-7cav":"', b'"us-7cav":"1', 1)
+    assert changed != payload
+    (us.game / "turn-0001.pbem").write_text(armour(kind, changed, headers))
+    said = pbem("verify", us.game, code=1)
+    assert "the signature of the JP jp" in said and "does not match the content" in said

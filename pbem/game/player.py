@@ -68,7 +68,8 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
         raise VerificationFailed(
             f"your {role} view does not match the signed public record: {disagreements[0]}",
             file=turn.source, field=f"views.{role}",
-            hint="the referee's file is faulty or lying; 'pbem reveal --key' lets you prove what your view says",
+            hint=f"{turn.written_by}'s file is faulty or lying; " + ("'pbem verify' names what is wrong" if turn.two_player
+                                                                   else "'pbem reveal --key' lets you prove what your view says"),
         )
     return role, view
 

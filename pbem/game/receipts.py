@@ -94,7 +94,7 @@ def submit_orders(
     if record is not None and record["answers"]["turn"] != turn.digest:
         raise BadInput(
             f"you already answered another turn file numbered {turn.seq} ({record['answers']['turn']}), not {turn.source} "
-            f"({turn.digest}): the referee sent two different turn files with one number",
+            f"({turn.digest}): {turn.written_by} sent two different turn files with one number",
             file=str(receipt_path), hint="run 'pbem verify' on both turn files and show the result to your opponent",
         )
     revisions = record["revisions"] if record else []

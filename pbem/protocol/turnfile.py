@@ -197,6 +197,11 @@ class TurnFile:
         return self.mode == TWO_PLAYER
 
     @property
+    def written_by(self) -> str:
+        """Who signed this file, for messages: ``"the referee"`` or ``"the JP player"``."""
+        return f"the {self.writer} player" if self.two_player else "the referee"
+
+    @property
     def body(self) -> dict:
         """The signed body, as JSON."""
         return self.envelope["body"]
