@@ -288,6 +288,17 @@ def test_a_tampered_adjudication_is_caught_by_the_replay_naming_its_writer(opene
 
     _forged_turn(opened, signer="JP", writer="JP", state_edit=move_a_unit)
     _verify_fails(opened, "the full state is not what the replay gives (JP wrote it)")
+    # JP moves next on his altered position; the US, who adjudicates JP's orders, will not play on from it
+    us, jp = opened["US"], opened["JP"]
+    orders = jp.dir / "jp.json"
+    orders.write_text(json.dumps({"moves": []}))
+    pbem("submit", orders, "--turn", jp.game / "turn-0001.pbem", "--key", jp.key)
+    jp.mail("orders-0001-JP.pbem", us)
+    said = pbem("adjudicate", us.game / "turn-0001.pbem", us.game / "orders-0001-JP.pbem", "--key", us.key, code=1)
+    assert "the game does not verify, so nobody may adjudicate on from it" in said
+    assert not (us.game / "turn-0002.pbem").exists()
+    status, out, _ = run("status", us.game, "--key", us.key, "--json")
+    assert status == 1 and json.loads(out)["next"]["action"].startswith("do not play on: show your opponent")
 
 
 def test_a_turn_file_signed_by_the_wrong_player_is_caught(opened):
@@ -399,3 +410,8 @@ def test_any_change_to_a_two_player_turn_file_is_caught(opened):
     (us.game / "turn-0001.pbem").write_text(armour(kind, changed, headers))
     said = pbem("verify", us.game, code=1)
     assert "the signature of the JP jp" in said and "does not match the content" in said
+
+
+def test_a_malformed_state_signed_by_a_player_is_a_finding_not_a_crash(opened):
+    _forged_turn(opened, signer="JP", writer="JP", state_edit=lambda record: {"state": "nonsense", "last": None})
+    _verify_fails(opened, "the full state it carries is malformed", "(JP wrote it)")

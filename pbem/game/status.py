@@ -122,7 +122,9 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
     status = Status(str(folder), not report.findings, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
     public = latest.public if isinstance(latest.public, dict) else {}
     if report.findings:
-        status.action = "do not play on: ask the referee for the files again and compare them (pbem verify lists what is wrong)"
+        status.action = ("do not play on: show your opponent what pbem verify lists (it names the player who wrote each bad file)"
+                         if latest.two_player else
+                         "do not play on: ask the referee for the files again and compare them (pbem verify lists what is wrong)")
         status.command = f"pbem verify {folder}"
         return status
     if public.get("over"):

@@ -100,10 +100,22 @@ def held_position(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, b
             file=turn.source, field="dice.next_commitment",
             hint="the file was made by another program or altered; run 'pbem verify' and show the result to your opponent",
         )
-    if not isinstance(turn.state, dict):
-        raise BadInput("the full state is not an object", file=turn.source, field="state",
-                       hint="the file was made by another pbem version; run 'pbem verify'")
+    _refuse_unless_verified(turn)
     return turn.state, seed
+
+
+def _refuse_unless_verified(turn: TurnFile) -> None:
+    """The adjudicator plays on from a file his opponent may have written: every player-turn before must replay."""
+    from pbem.game.checks import verify_game
+    from pbem.game.folder import folder_of
+
+    folder = folder_of(turn.source)
+    check = verify_game(folder if Path(turn.source).is_file() else [turn.text], {folder})
+    if check.findings:
+        raise VerificationFailed(
+            f"the game does not verify, so nobody may adjudicate on from it: {check.findings[0].render()}",
+            file=turn.source, hint="run 'pbem verify' on your game folder and show the result to your opponent",
+        )
 
 
 def following_turn(turn: TurnFile, adjudicator: PrivateIdentity, step, body: OrdersBody, dice: DiceStream,
@@ -154,12 +166,27 @@ def replay_all(turns: list[TurnFile]) -> tuple[list[Finding], int]:
 
     by_seq = {t.seq: t for t in turns}
     report = AuditReport()
-    states = {seq: (t.state, None) for seq, t in by_seq.items()}
+    malformed = {seq: why for seq, t in by_seq.items() if (why := _state_problem(t.state))}
+    for seq, why in sorted(malformed.items()):
+        report.findings.append(Finding(by_seq[seq].source, f"the full state it carries is malformed ({why})", seq))
+    states = {seq: (t.state, None) for seq, t in by_seq.items() if seq not in malformed}
     orders = {seq: t.opened[1] for seq, t in by_seq.items() if t.opened is not None}
     replay_openings(report, by_seq, states, orders)
     findings = [Finding(f.file, f"{f.problem} ({by_seq[f.seq].writer} wrote it)" if f.seq in by_seq else f.problem, f.seq)
                 for f in report.findings]
     return findings, report.replayed
+
+
+def _state_problem(record: Any) -> str | None:
+    """Why a signed full state cannot be replayed from (a player's file may come from another program), or None."""
+    from pbem.game.codec import state_from_json
+
+    try:
+        state_from_json(record["state"])
+        record["last"]
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # pydantic's ValidationError is a ValueError
+        return f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
+    return None
 
 
 def awaited(turn: TurnFile, folder: Path | None) -> str:
