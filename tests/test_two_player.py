@@ -415,3 +415,19 @@ def test_any_change_to_a_two_player_turn_file_is_caught(opened):
 def test_a_malformed_state_signed_by_a_player_is_a_finding_not_a_crash(opened):
     _forged_turn(opened, signer="JP", writer="JP", state_edit=lambda record: {"state": "nonsense", "last": None})
     _verify_fails(opened, "the full state it carries is malformed", "(JP wrote it)")
+
+
+def test_orders_signed_for_the_other_mode_are_refused(opened):
+    """Orders made for a refereed game carry no seed commitment; a two-player adjudicator refuses them (exit 2)."""
+    from pbem.protocol.keys import read_private
+    from pbem.protocol.ordersfile import build_orders
+    from pbem.protocol.turnfile import read_turn
+
+    us, jp = opened["US"], opened["JP"]
+    genesis = read_turn(jp.game / "turn-0000.pbem")
+    plain = build_orders(read_private(us.key, None), game=genesis.game, seq=0, turn_digest=genesis.digest, side="US",
+                         orders={"moves": []}, referee=genesis.identities["JP"], revision=2)
+    (jp.game / "orders-0000-US-r2.pbem").write_text(plain.text)
+    said = pbem("adjudicate", jp.game / "turn-0000.pbem", jp.game / "orders-0000-US-r2.pbem", "--key", jp.key, code=2)
+    assert "carry no seed commitment, which every orders file of a two-player game does" in said
+    assert not (jp.game / "turn-0001.pbem").exists()

@@ -61,6 +61,10 @@ Sealed parts (:mod:`pbem.protocol.sealing`, HPKE with size buckets):
   ``(nonce, state)`` per turn and anyone can check them with
   :func:`check_state_commitment`; the random nonce keeps the commitment from
   being tested against guessed states during the game.
+
+A **two-player** game (no referee) has turn files of the same format with
+``"mode": "two-player"``, signed by the player who adjudicated, and nothing
+sealed: see :mod:`pbem.protocol.twoplayer`.
 """
 
 from __future__ import annotations
