@@ -332,7 +332,8 @@ def test_a_stalled_game_names_the_player_awaited(opened):
     awaited = "waiting for JP to adjudicate US's orders answering turn-0000.pbem and reveal his seed in turn-0001.pbem"
     for player in (us, jp):
         assert awaited in pbem("verify", player.game)
-    assert awaited in us.status()["notes"]
+    found = us.status()
+    assert awaited in found["notes"] and (found["mode"], found["awaiting"], found["adjudicator"]) == ("two-player", "US", "JP")
     assert jp.status()["next"]["command"].startswith("pbem adjudicate")
     # once JP adjudicates and moves next, the game waits for his orders
     pbem(*shlex.split(jp.status()["next"]["command"])[1:])

@@ -46,6 +46,7 @@ class Status:
             "edition": (turn.ruleset or {}).get("edition") if turn else None,
             "referee": turn.identities[REFEREE].fingerprint if turn and not turn.two_player else None,
             "mode": turn.mode if turn else None,
+            "adjudicator": (turn.dice.committed_by if turn.two_player else REFEREE) if turn else None,
             "latest_file": turn_name(turn.seq) if turn else None,
             "seq": turn.seq if turn else None,
             "game_turn": public.get("turn"),
