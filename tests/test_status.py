@@ -92,3 +92,18 @@ def test_submit_and_adjudicate_print_a_mail_to_paste(tmp_path):
     following = game / "turn-0001.pbem"
     assert "test-skirmish: turn file 1" in said and "JP moves next" in said
     assert f"Attached: turn-0001.pbem (sha256 {hashlib.sha256(following.read_bytes()).hexdigest()})" in said
+
+
+def test_status_names_the_latest_revision_and_gives_the_referee_every_one(tmp_path):
+    game = new_game(tmp_path)
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps({"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}))
+    pbem("submit", orders, "--turn", game / "turn-0000.pbem", "--key", tmp_path / "us.key")
+    orders.write_text(json.dumps({"moves": [{"unit": "us-7cav", "enter": "1105", "path": []}]}))
+    pbem("submit", orders, "--turn", game / "turn-0000.pbem", "--key", tmp_path / "us.key", "--replace")
+    assert status(game, tmp_path / "us.key")["next"]["send"]["file"] == "orders-0000-US-r2.pbem"
+    command = status(game, tmp_path / "ref.key")["next"]["command"]
+    assert command == (f"pbem adjudicate {game / 'turn-0000.pbem'} {game / 'orders-0000-US.pbem'} "
+                       f"{game / 'orders-0000-US-r2.pbem'} --key {tmp_path / 'ref.key'}")
+    said = pbem(*command.split()[1:])
+    assert "revision 2, superseding 1" in said

@@ -53,7 +53,7 @@ def verify(
             typer.echo(f"  {f.render()}")
     else:
         last = max((t.seq for t in result.turns), default=0)
-        typer.echo(f"verified {len(result.turns)} turn file(s) of game {result.game}, referee {result.referee}, 0 to {last}: "
+        typer.echo(f"verified {len(result.turns)} turn file(s) of game {result.game}, {result.parties}, 0 to {last}: "
                    f"signatures, hash chain, orders headers, seeds and all {result.rolls} roll(s) hold")
         for note in result.notes:
             typer.echo(f"  {note}")
@@ -72,6 +72,7 @@ def reveal(
     from pbem.passphrase import open_key
     from pbem.protocol.files import write_new
 
+    _nothing_sealed(game, "to reveal")
     done = player_reveal(game, open_key(key, passphrase_env))
     write_new(out, reveal_text(done))
     typer.echo(f"wrote {out}: the openings of {len(done.turns)} turn file(s) by {done.by}; "
@@ -92,6 +93,9 @@ def audit(
     from pbem.game.player import role_of
     from pbem.game.reveal import read_reveal
 
+    if _two_player(game):
+        _audit_two_player(game)
+        return
     if key is not None:
         from pbem.passphrase import open_key
 
@@ -115,6 +119,36 @@ def audit(
     if report.not_replayed:
         parts.append(f"turn file(s) {', '.join(map(str, report.not_replayed))} not replayed (their openings are not revealed)")
     typer.echo("; ".join(parts))
+
+
+def _two_player(game: Path) -> bool:
+    from pbem.game.folder import latest_turn, load_turn
+
+    return game.is_dir() and load_turn(latest_turn(game)).two_player
+
+
+def _nothing_sealed(game: Path, what: str) -> None:
+    from pbem.errors import BadInput
+
+    if _two_player(game):
+        raise BadInput(f"a two-player game has nothing sealed {what}: its turn files carry the state and the orders in clear",
+                       file=str(game), hint=f"'pbem verify {game}' replays every player-turn from them")
+
+
+def _audit_two_player(game: Path) -> None:
+    """A two-player game needs no reveal: the audit is the replay ``verify`` makes."""
+    from pbem.game.twoplayer import replay_all
+    from pbem.protocol.chain import verify_chain
+
+    chain = verify_chain(game)
+    findings, replayed = (chain.findings, 0) if not chain.ok else replay_all(chain.turns)
+    if findings:
+        typer.echo(f"AUDIT FAILED: first bad file {findings[0].file}")
+        for f in findings:
+            typer.echo(f"  {f.render()}")
+        raise typer.Exit(1)
+    typer.echo(f"audited {replayed} adjudication(s) from the files alone (a two-player game hides nothing): "
+               "every state, public record and roll is what the engine gives")
 
 
 @app.command()

@@ -1,4 +1,4 @@
-"""What the referee runs: ``new`` and ``adjudicate``."""
+"""What the referee runs — or, in a two-player game, the player who adjudicates: ``new`` and ``adjudicate``."""
 
 from __future__ import annotations
 
@@ -16,15 +16,16 @@ def new(
     scenario: Annotated[str, typer.Argument(help="A scenario file, or the id of one in scenarios/ (e.g. test-skirmish).")],
     us: Annotated[Path, typer.Option("--us", help="The US player's public identity (US.pub).")],
     jp: Annotated[Path, typer.Option("--jp", help="The Japanese player's public identity (JP.pub).")],
-    referee: Annotated[Path, typer.Option("--referee", help="Your own public identity (REF.pub).")],
     key: KeyOption,
     out: Annotated[Path, typer.Option("--out", help="The game folder to create; the genesis turn file goes there.")],
+    referee: Annotated[Optional[Path], typer.Option("--referee", help="Your own public identity (REF.pub), as the referee.")] = None,
+    no_referee: Annotated[bool, typer.Option("--no-referee", help="A two-player game without a referee (no hidden units): --key is your own player's key, and you must be the player who does not move first.")] = False,
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     passphrase_env: PassphraseEnv = None,
     gsp: Annotated[Optional[Path], typer.Option("--gsp", help="A JSON file replacing the scenario's Ground Support track: [{\"turn\": 1, \"US\": 4, \"JP\": 0, \"source\": \"...\"}, ...].")] = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (Japanese units hidden from the American player, docs/hidden-units.md).")] = None,
 ) -> None:
-    """Start a game: write the genesis turn file, with the first dice commitment."""
+    """Start a game: write the genesis turn file, with the first dice commitment (as referee, or as a player with --no-referee)."""
     from pbem.errors import BadInput
     from pbem.game.folder import turn_name
     from pbem.game.referee import start_game
@@ -39,10 +40,15 @@ def new(
         raise BadInput("is a file, not a game folder", file=str(out), hint="choose a new folder with --out")
     if target.exists():
         raise BadInput("a game already exists here", file=str(target), hint="choose a new folder with --out")
+    if no_referee == (referee is not None):
+        raise BadInput("give either --referee REF.pub (a refereed game) or --no-referee (a two-player game), not both"
+                       if no_referee else "a game needs --referee REF.pub, or --no-referee for a two-player game without one",
+                       hint="docs/PROTOCOL.md says what each mode trusts")
     identity = open_key(key, passphrase_env)
-    named = read_public(referee)
-    if not identity.public.same_keys(named):
-        raise BadInput(f"--key is {identity.public.describe()}, but --referee names {named.describe()}", hint="give your own .pub as --referee")
+    if referee is not None:
+        named = read_public(referee)
+        if not identity.public.same_keys(named):
+            raise BadInput(f"--key is {identity.public.describe()}, but --referee names {named.describe()}", hint="give your own .pub as --referee")
     track = None
     if gsp is not None:
         from pbem.jsonfile import read_json
@@ -50,14 +56,21 @@ def new(
         track = read_json(gsp)
         if not isinstance(track, list):
             raise BadInput("the Ground Support track must be a JSON list of rows", file=str(gsp), hint='e.g. [{"turn": 1, "US": 4, "JP": 0, "source": "house rule"}]')
-    genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track, options=option)
+    if no_referee:
+        from pbem.game.twoplayer import start_two_player_game
+
+        genesis = start_two_player_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track, options=option)
+    else:
+        genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track, options=option)
     make_folder(out, what="game folder")
     write_new(target, genesis.text)
     awaiting = genesis.public["awaiting"]
-    typer.echo(f"wrote {target}: game {genesis.game}, {genesis.public['title']}")
+    typer.echo(f"wrote {target}: game {genesis.game}, {genesis.public['title']}" + (" (two players, no referee)" if no_referee else ""))
     if genesis.public.get("options"):
         typer.echo(f"options: {', '.join(genesis.public['options'])}")
-    if "hidden-units" in genesis.public.get("options", []):
+    if no_referee:
+        typer.echo(f"send {target.name} to the {awaiting} player; {awaiting} moves first and sends you his orders, which you adjudicate")
+    elif "hidden-units" in genesis.public.get("options", []):
         typer.echo(f"send {target.name} to both players; JP sends his secret set-up first (pbem orders template writes one)")
     else:
         typer.echo(f"send {target.name} to both players; {awaiting} moves first")
@@ -113,6 +126,9 @@ def adjudicate(
         typer.echo(f"wrote {target}: {last['side']} orders REJECTED ({len(last['problems'])} problem(s)); nothing was applied")
         for p in last["problems"]:
             typer.echo(f"  rule {p['rule']:<6} {p['unit'] or '-':<12} {p['message']}")
+    if done.turn.two_player:
+        _two_player_next(done, target, turn_file)
+        return
     if done.step.over:
         typer.echo("the game is over")
         step = "The game is over: pbem view shows the victory report; pbem reveal <game folder> --key REF.key -o reveal.pbem lets anyone audit it."
@@ -120,3 +136,20 @@ def adjudicate(
         typer.echo(f"send {target.name} to both players; {done.turn.public['awaiting']} moves next")
         step = f"{done.turn.public['awaiting']} moves next: pbem view {target.name} --key YOUR.key, then pbem status <folder> --key YOUR.key."
     output.mail(mail_text(turn_file, f"turn file {turn_file.seq + 1}", target, step), "both players")
+
+
+def _two_player_next(done, target: Path, turn_file) -> None:
+    """After a two-player adjudication: the turn file goes to the mover whose orders it carried out; say who moves next."""
+    from pbem.game.status import mail_text
+
+    mover, writer, awaiting = done.orders.side, done.turn.writer, done.turn.public["awaiting"]
+    if done.step.over:
+        typer.echo("the game is over")
+        step = "The game is over: pbem view shows the victory report; pbem verify <game folder> replays every player-turn."
+    elif awaiting == writer:
+        typer.echo(f"you ({writer}) move next: write your orders answering {target.name} and send them to {mover} with it")
+        step = f"{writer} moves next; his orders follow (or come with this file). Check it with pbem status <folder> --key YOUR.key."
+    else:
+        typer.echo(f"{awaiting} moves again; send {target.name} to {mover}")
+        step = f"{awaiting} moves again: pbem view {target.name} --key YOUR.key, then pbem status <folder> --key YOUR.key."
+    output.mail(mail_text(turn_file, f"turn file {turn_file.seq + 1}", target, step), f"the {mover} player")

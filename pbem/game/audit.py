@@ -81,7 +81,7 @@ def audit_game(folder: Path, reveals: list[Reveal]) -> AuditReport:
                     orders[seq] = opening.orders[1]
     if report.findings:
         return report
-    _replay(report, turns, states, orders)
+    replay_openings(report, turns, states, orders)
     return report
 
 
@@ -105,7 +105,9 @@ def _check_opening(report: AuditReport, reveal: Reveal, turn: TurnFile, opening)
             fail("the revealed orders are not the ones the player signed")
 
 
-def _replay(report: AuditReport, turns: dict[int, TurnFile], states: dict, orders: dict) -> None:
+def replay_openings(report: AuditReport, turns: dict[int, TurnFile], states: dict, orders: dict) -> None:
+    """Replay each adjudication whose state before it and orders are known (``states``: ``{seq: (full state,
+    view nonces or None)}``, ``orders``: ``{seq: orders}``) and compare with the turn files."""
     genesis = turns[0]
     if 0 not in states:
         report.not_replayed = sorted(turns)
@@ -142,7 +144,10 @@ def _compare(report: AuditReport, turn: TurnFile, step, revealed) -> None:
         return
     state, view_nonces = revealed
     if not _same(state, step.referee_state):
-        report.findings.append(Finding(turn.source, "the sealed full state is not what the replay gives", turn.seq))
+        sealed = "" if turn.two_player else "sealed "
+        report.findings.append(Finding(turn.source, f"the {sealed}full state is not what the replay gives", turn.seq))
+    if view_nonces is None:  # a two-player file: nothing sealed, the views follow from the state
+        return
     for side in SIDES:
         if commit_view(view_nonces[side], step.views[side]) != turn.view_commitments[side]:
             report.findings.append(Finding(turn.source, f"the sealed {side} view is not what the replay gives", turn.seq))

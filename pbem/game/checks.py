@@ -7,6 +7,11 @@ record that is not the die rolled is a lie anyone can see).  With the
 player's key (``--replay-mine``): each of his own player-turns replayed from
 his view before it, his orders as kept in his receipt and the revealed
 seed, and compared with his view after it, the public record and the rolls.
+
+A two-player game hides nothing, so without any key every player-turn is
+replayed from the files alone (:func:`pbem.game.twoplayer.replay_all`), each
+file's seed commitment is checked to belong to the player who will
+adjudicate the next orders, and the report says whom the game waits for.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ class GameCheck:
     turns: list[TurnFile] = field(default_factory=list)
     game: str | None = None
     referee: str | None = None
+    parties: str | None = None  # "referee …", or the two players of a game without one
 
     @property
     def rolls(self) -> int:
@@ -50,7 +56,11 @@ def verify_game(
     genesis = next((t for t in chain.turns if t.seq == 0), None)
     if genesis is not None:
         check.game = genesis.game
-        check.referee = genesis.identities[REFEREE].describe()
+        if genesis.two_player:
+            check.parties = " and ".join(f"{side} {genesis.identities[side].describe()}" for side in genesis.identities) + ", no referee"
+        else:
+            check.referee = genesis.identities[REFEREE].describe()
+            check.parties = f"referee {check.referee}"
     if not chain.ok:
         return check
     receipts = check_receipts(folders, chain.turns)
@@ -58,9 +68,26 @@ def verify_game(
     check.notes += receipts.notes
     for turn in chain.turns:
         check.findings += [Finding(turn.source, p, turn.seq) for p in combat_roll_problems(turn.public, turn.dice.rolls)]
-    if replay_with is not None:
+    if genesis is not None and genesis.two_player:
+        _two_player_checks(check, folders)
+    elif replay_with is not None:
         check.findings += replay_mine(chain.turns, folders, replay_with, check.notes)
     return check
+
+
+def _two_player_checks(check: GameCheck, folders: set[Path]) -> None:
+    from pbem.game.twoplayer import awaited, commitment_problem, replay_all
+
+    for turn in check.turns:
+        problem = commitment_problem(turn)
+        if problem:
+            check.findings.append(Finding(turn.source, problem, turn.seq))
+    findings, replayed = replay_all(check.turns)
+    check.findings += findings
+    check.notes.append(f"replayed {replayed} player-turn(s) from the files alone: every position, public record and roll "
+                       "is what the engine gives")
+    folder = next(iter(folders)) if len(folders) == 1 else None
+    check.notes.append(awaited(max(check.turns, key=lambda t: t.seq), folder))
 
 
 def combat_roll_problems(public: dict, rolls: Iterable[dict]) -> list[str]:

@@ -25,6 +25,15 @@ def orders_name(seq: int, side: str, revision: int = 1) -> str:
     return f"orders-{seq:04d}-{side}.pbem" if revision == 1 else f"orders-{seq:04d}-{side}-r{revision}.pbem"
 
 
+def orders_revisions(folder: Path, seq: int, side: str) -> list[Path]:
+    """The revisions of ``side``'s orders answering turn file ``seq`` in ``folder``, first to latest."""
+    import re
+
+    named = re.compile(rf"orders-{seq:04d}-{side}(?:-r([0-9]+))?\.pbem")
+    found = [(int(m.group(1) or 1), path) for path in folder.glob(f"orders-{seq:04d}-{side}*.pbem") if (m := named.fullmatch(path.name))]
+    return [path for _, path in sorted(found)]
+
+
 def receipt_name(seq: int, side: str) -> str:
     return f"orders-{seq:04d}-{side}.receipt"
 
@@ -108,21 +117,22 @@ def latest_turn(folder: Path) -> Path:
 
 
 def load_turn(path: Path) -> TurnFile:
-    """Read and verify a turn file: signed by the referee its game's genesis file names.
+    """Read and verify a turn file: signed by the referee its game's genesis file names (or, in a
+    two-player game, by the player it names as writer).
 
-    The genesis file names its own referee; every later file must carry that
-    referee's signature, and the genesis file's ruleset and scenario, so the
-    genesis is looked up beside the file.
+    The genesis file names its own parties; every later file must carry the
+    signature of one of them, and the genesis file's ruleset and scenario, so
+    the genesis is looked up beside the file.
     """
     from pbem.protocol.files import read_text
-    from pbem.protocol.turnfile import REFEREE, parse_turn
+    from pbem.protocol.turnfile import parse_turn
 
     text = read_text(path, what="turn file")
     parsed = parse_turn(text, str(path))
     if parsed.is_genesis:
         return read_turn(text, source=str(path))
     genesis = genesis_of(parsed)
-    turn = read_turn(text, genesis.identities[REFEREE], source=str(path))
+    turn = read_turn(text, source=str(path), genesis=genesis)
     if turn.ruleset != genesis.ruleset or (turn.scenario_id, turn.scenario_hash) != (genesis.scenario_id, genesis.scenario_hash):
         from pbem.errors import VerificationFailed
 

@@ -17,7 +17,7 @@ from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state,
 
 def role_named(turn: TurnFile, public: PublicIdentity) -> str | None:
     """``"US"``, ``"JP"`` or ``"referee"``: whose identity this is in ``turn``'s game, or None for a stranger."""
-    return next((role for role in (*SIDES, REFEREE) if public.same_keys(turn.identities[role])), None)
+    return next((role for role, identity in turn.identities.items() if public.same_keys(identity)), None)
 
 
 def role_of(turn: TurnFile, identity: PrivateIdentity) -> str:
@@ -26,7 +26,7 @@ def role_of(turn: TurnFile, identity: PrivateIdentity) -> str:
     if role is not None:
         return role
     raise BadInput(
-        f"the key {identity.public.describe()} is not one of this game's three parties",
+        f"the key {identity.public.describe()} is not one of this game's " + ("two players" if turn.two_player else "three parties"),
         file=turn.source,
         hint="use your own key file for this game (the one whose .pub you gave the referee)",
     )
@@ -54,7 +54,12 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
             "victory": public.get("victory"),
         }
         return role, checked_view(view, turn.source, deep=deep)
-    view = checked_view(open_view(turn, role, identity), turn.source, deep=deep)
+    if turn.two_player:
+        from pbem.game.twoplayer import side_view
+
+        view = checked_view(side_view(turn, role), turn.source, deep=deep)
+    else:
+        view = checked_view(open_view(turn, role, identity), turn.source, deep=deep)
     if not isinstance(turn.public, dict) or any(k not in turn.public for k in ("turn", "phasing", "awaiting", "over")):
         raise BadInput("the public record is malformed (not an object, or without turn, phasing, awaiting and over): the scenario and the public state cannot be read from it", file=turn.source,
                        hint="the referee's pbem may be another version; ask the referee to check the file with 'pbem verify'")
@@ -63,7 +68,8 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
         raise VerificationFailed(
             f"your {role} view does not match the signed public record: {disagreements[0]}",
             file=turn.source, field=f"views.{role}",
-            hint="the referee's file is faulty or lying; 'pbem reveal --key' lets you prove what your view says",
+            hint=f"{turn.written_by}'s file is faulty or lying; " + ("'pbem verify' names what is wrong" if turn.two_player
+                                                                   else "'pbem reveal --key' lets you prove what your view says"),
         )
     return role, view
 

@@ -94,7 +94,7 @@ def submit_orders(
     if record is not None and record["answers"]["turn"] != turn.digest:
         raise BadInput(
             f"you already answered another turn file numbered {turn.seq} ({record['answers']['turn']}), not {turn.source} "
-            f"({turn.digest}): the referee sent two different turn files with one number",
+            f"({turn.digest}): {turn.written_by} sent two different turn files with one number",
             file=str(receipt_path), hint="run 'pbem verify' on both turn files and show the result to your opponent",
         )
     revisions = record["revisions"] if record else []
@@ -191,9 +191,10 @@ def _adjudicated(following: TurnFile, record: dict, receipt: str) -> tuple[str |
     later = [n for n in numbers if n > item["revision"]]
     listed = sorted(envelope["body"]["revision"] for envelope in following.superseded)
     note = f"{following.source}: adjudicated your revision {item['revision']} ({item['file']})"
+    judge = following.writer if following.two_player else "the referee"
     if listed:
-        note += f"; the referee lists revision(s) {', '.join(map(str, listed))} as received and superseded"
+        note += f"; {judge} lists revision(s) {', '.join(map(str, listed))} as received and superseded"
     if later:
-        note += (f"; your later revision {max(later)} did not reach the referee by his account — if you sent it "
+        note += (f"; your later revision {max(later)} did not reach {judge} by his account — if you sent it "
                  "well before he adjudicated, ask him why (docs/PROTOCOL.md, Salts, revisions and receipts)")
     return None, note

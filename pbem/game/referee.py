@@ -169,6 +169,16 @@ def genesis_step(
     )
 
 
+@dataclass(frozen=True)
+class Opening:
+    """A new game before anyone signs it: its id, scenario, rules and opening position."""
+
+    game: str
+    scenario_ref: dict
+    ruleset: dict
+    step: Step
+
+
 def start_game(
     scenario_name: str,
     referee: PrivateIdentity,
@@ -185,6 +195,19 @@ def start_game(
     unchanged scenario document.  ``options`` are game options (``hidden-units``,
     docs/hidden-units.md), recorded in the genesis file's public part.
     """
+    new = open_game(scenario_name, {"US": us, "JP": jp, REFEREE: referee.public}, edition, ground_support, options)
+    return build_turn(
+        referee, game=new.game, seq=0, scenario=new.scenario_ref, ruleset=new.ruleset,
+        identities={"US": us, "JP": jp, REFEREE: referee.public},
+        public=new.step.public, views=new.step.views, referee_state=new.step.referee_state, next_seed=new_seed(),
+    )
+
+
+def open_game(
+    scenario_name: str, parties: dict[str, PublicIdentity], edition: str | None, ground_support: list[dict] | None,
+    options: list[str] | None = None,
+) -> Opening:
+    """What every genesis file records, whoever signs it (the parties must hold keys of their own)."""
     unknown = [o for o in options or () if o not in OPTIONS]
     if unknown:
         raise BadInput(f"unknown game option '{unknown[0]}'", hint=f"the options are: {', '.join(OPTIONS)}")
@@ -192,7 +215,7 @@ def start_game(
     document = scenario_document(path)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
     loaded = with_overrides(scenario_from(document, Path(path)), overrides, str(path))
-    keys = [("US", us), ("JP", jp), ("referee", referee.public)]
+    keys = list(parties.items())
     for i, (role_a, a) in enumerate(keys):
         for role_b, b in keys[i + 1:]:
             if a.same_keys(b):
@@ -206,11 +229,7 @@ def start_game(
     if mismatch:
         raise BadInput(mismatch, file=str(path), hint="give the edited scenario an id of its own")
     step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset, overrides=overrides, options=options)
-    return build_turn(
-        referee, game=game, seq=0, scenario=scenario_ref, ruleset=ruleset,
-        identities={"US": us, "JP": jp, REFEREE: referee.public},
-        public=step.public, views=step.views, referee_state=step.referee_state, next_seed=new_seed(),
-    )
+    return Opening(game, scenario_ref, ruleset, step)
 
 
 @dataclass(frozen=True)
@@ -230,9 +249,9 @@ def adjudicate_orders(
     the player sees which of his revisions arrived, and a referee who took an
     earlier revision than one he lists is caught by ``verify``.
     """
-    secret = open_referee_state(turn, referee)
+    held, seed = _held(turn, referee)
     with reading_view(turn.source, "the full state sealed in this turn file"):
-        state = state_from_json(secret.state["state"])
+        state = state_from_json(held["state"])
     loaded = scenario_of(turn)
     if game_over(loaded.scenario, state):
         raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
@@ -253,18 +272,33 @@ def adjudicate_orders(
                 else "adjudicate the latest revision received",
             )
         superseded[other.digest] = other
-    dice = DiceStream(secret.next_seed, body.salt)
+    dice = DiceStream(seed, body.salt)
     scenario_ref = {"id": turn.scenario_id, "hash": turn.scenario_hash}
     # The orders are named by what they are, not by where the referee keeps them: no local path enters a signed record.
     step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref,
                 source=orders_name(turn.seq, body.side, body.revision))
-    following = build_turn(
-        referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
-        identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
-        next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice,
-        superseded=[o.envelope for o in sorted(superseded.values(), key=lambda o: o.revision)],
-    )
+    earlier_headers = [o.envelope for o in sorted(superseded.values(), key=lambda o: o.revision)]
+    if turn.two_player:
+        from pbem.game.twoplayer import following_turn
+
+        following = following_turn(turn, referee, step, body, dice, earlier_headers)
+    else:
+        following = build_turn(
+            referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
+            identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
+            next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice, superseded=earlier_headers,
+        )
     return Adjudicated(following, body, step)
+
+
+def _held(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, bytes]:
+    """The full state and the committed seed, as the one who adjudicates the orders answering ``turn`` holds them."""
+    if turn.two_player:
+        from pbem.game.twoplayer import held_position
+
+        return held_position(turn, adjudicator)
+    secret = open_referee_state(turn, adjudicator)
+    return secret.state, secret.next_seed
 
 
 def adjudicate_received(turn: TurnFile, received: list[tuple[str, str]], referee: PrivateIdentity) -> Adjudicated:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.game.checks import verify_game
-from pbem.game.folder import orders_name, turn_name
+from pbem.game.folder import orders_name, orders_revisions, turn_name
 from pbem.game.player import role_named
 from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.turnfile import REFEREE, TurnFile
@@ -44,7 +44,9 @@ class Status:
             "scenario": turn.scenario_id if turn else None,
             "title": self.title,
             "edition": (turn.ruleset or {}).get("edition") if turn else None,
-            "referee": turn.identities[REFEREE].fingerprint if turn else None,
+            "referee": turn.identities[REFEREE].fingerprint if turn and not turn.two_player else None,
+            "mode": turn.mode if turn else None,
+            "adjudicator": (turn.dice.committed_by if turn.two_player else REFEREE) if turn else None,
             "latest_file": turn_name(turn.seq) if turn else None,
             "seq": turn.seq if turn else None,
             "game_turn": public.get("turn"),
@@ -63,8 +65,9 @@ class Status:
         info = self.as_dict()
         if self.latest is None:
             return [f"{self.folder}: no game here ({self.problem})", f"Next: {self.action}"]
+        parties = "two players, no referee" if self.latest.two_player else f"referee {info['referee']}"
         out = [
-            f"Game {info['game']} — {info['title'] or info['scenario']} ({info['edition']}), referee {info['referee']}",
+            f"Game {info['game']} — {info['title'] or info['scenario']} ({info['edition']}), {parties}",
             f"Latest turn file: {info['latest_file']} (" + ("verifies" if self.verified else f"DOES NOT VERIFY: {self.problem}") + ")",
         ]
         if info["over"]:
@@ -80,7 +83,8 @@ class Status:
         if self.command:
             out.append(f"  {self.command}")
         if self.send:
-            out.append(f"Send {self.send['file']} to {self.send['to']}.")
+            also = f" and {self.send['with']}" if self.send.get("with") else ""
+            out.append(f"Send {self.send['file']}{also} to {self.send['to']}.")
             out.append(f"  Subject: {self.send['subject']}")
         out += self.notes
         return out
@@ -121,7 +125,9 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
     status = Status(str(folder), not report.findings, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
     public = latest.public if isinstance(latest.public, dict) else {}
     if report.findings:
-        status.action = "do not play on: ask the referee for the files again and compare them (pbem verify lists what is wrong)"
+        status.action = ("do not play on: show your opponent what pbem verify lists (it names the player who wrote each bad file)"
+                         if latest.two_player else
+                         "do not play on: ask the referee for the files again and compare them (pbem verify lists what is wrong)")
         status.command = f"pbem verify {folder}"
         return status
     if public.get("over"):
@@ -130,13 +136,17 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
         return status
     awaiting = public.get("awaiting")
     turn_path = folder / turn_name(latest.seq)
-    orders_file = folder / orders_name(latest.seq, awaiting)
+    received = orders_revisions(folder, latest.seq, awaiting)
+    orders_file = received[-1] if received else folder / orders_name(latest.seq, awaiting)
+    if latest.two_player:
+        _two_player_next(status, folder, turn_path, orders_file, key_hint)
+        return status
     if role is None:
         status.action = f"waiting for {awaiting}'s orders answering {turn_name(latest.seq)}; give --key to be told what you should do"
     elif role == REFEREE:
         if orders_file.exists():
             status.action = f"adjudicate {awaiting}'s orders, then send the new turn file to both players"
-            status.command = f"pbem adjudicate {turn_path} {orders_file} --key {key_hint}"
+            status.command = f"pbem adjudicate {turn_path} {' '.join(map(str, received))} --key {key_hint}"
             status.send = {"file": turn_name(latest.seq + 1), "to": "both players",
                            "subject": mail_subject(latest, f"turn file {latest.seq + 1}")}
         else:
@@ -149,14 +159,52 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
         else:
             status.action = ("write your secret set-up, check it, and submit it" if public.get("setup")
                              else "write your orders, check them, and submit them")
-            status.command = (
-                f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
-                f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "
-                f"pbem submit orders.json --turn {turn_path} --key {key_hint}"
-            )
+            status.command = orders_command(turn_path, key_hint)
             status.send = {"file": orders_file.name, "to": "the referee",
                            "subject": mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")}
     else:
         status.action = f"nothing to do: {awaiting} is to move; wait for turn file {latest.seq + 1} from the referee"
         status.command = f"pbem view {turn_path} --key {key_hint}"
     return status
+
+
+def _two_player_next(status: Status, folder: Path, turn_path: Path, orders_file: Path, key_hint: str) -> None:
+    """What to do next in a two-player game: the mover writes orders for his opponent; the opponent adjudicates them."""
+    from pbem.game.twoplayer import awaited
+
+    latest, role = status.latest, status.role
+    assert latest is not None
+    awaiting, judge = latest.public["awaiting"], latest.dice.committed_by
+    status.notes.append(awaited(latest, folder))
+    orders_subject = mail_subject(latest, f"{awaiting} orders answering turn file {latest.seq}")
+    with_turn = f", with {turn_path.name}, which you wrote" if role == latest.writer and latest.seq > 0 else ""
+    if role is None:
+        status.action = f"{awaited(latest, folder)}; give --key to be told what you should do"
+    elif role == awaiting:
+        if orders_file.exists():
+            status.action = (f"your orders for this turn are written; send them to {judge}{with_turn}: he adjudicates them "
+                             "(replace them before he does if you change your mind)")
+        else:
+            status.action = f"write your orders, check them, submit them and send them to {judge}{with_turn}: he adjudicates them"
+            status.command = orders_command(turn_path, key_hint)
+        status.send = {"file": orders_file.name, "to": f"the {judge} player", "subject": orders_subject}
+        if with_turn:
+            status.send["with"] = turn_path.name
+    elif orders_file.exists():
+        received = " ".join(map(str, orders_revisions(folder, latest.seq, awaiting)))
+        status.action = f"adjudicate {awaiting}'s orders with the seed you committed, then send the new turn file to {awaiting}"
+        status.command = f"pbem adjudicate {turn_path} {received} --key {key_hint}"
+        status.send = {"file": turn_name(latest.seq + 1), "to": f"the {awaiting} player",
+                       "subject": mail_subject(latest, f"turn file {latest.seq + 1}")}
+    else:
+        status.action = f"wait for {awaiting}'s orders ({orders_file.name}) and put them in {folder}; you adjudicate them"
+        status.command = f"pbem view {turn_path} --key {key_hint}"
+
+
+def orders_command(turn_path: Path, key_hint: str) -> str:
+    """The commands that write, check and submit the holder's orders answering ``turn_path``."""
+    return (
+        f"pbem orders template {turn_path} --key {key_hint} > orders.json && "
+        f"pbem validate orders.json --turn {turn_path} --key {key_hint} && "
+        f"pbem submit orders.json --turn {turn_path} --key {key_hint}"
+    )

@@ -19,6 +19,7 @@ One module per job:
 ``turnfile``   the referee's signed turn file
 ``ordersfile`` a player's signed orders, sealed to the referee
 ``chain``      verification of a whole sequence of turn files
+``twoplayer``  turn files of a game without a referee, signed by the player who adjudicates
 
 Every format is described precisely in its module's docstring so that another
 implementation can read, write and verify the same files.

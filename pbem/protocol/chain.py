@@ -18,6 +18,10 @@
   is caught by either player: the other side's signed orders echoed in his
   next turn file answer a turn file he never saw.
 
+A two-player game (:mod:`pbem.protocol.twoplayer`) is checked the same way,
+each file against the key of the player who wrote it, and with the rules of
+who adjudicates and whose seed rolls; a problem there names the player.
+
 It reports instead of stopping at the first problem, so that one run shows
 everything wrong; :attr:`ChainReport.first_bad` names the earliest bad file.
 """
@@ -148,11 +152,12 @@ def verify_chain(
     genesis = geneses[0] if len(geneses) == 1 else None
     if not geneses and turns:
         findings.append(Finding(turns[0].source, "no genesis turn file (seq 0) among the files", turns[0].seq))
+    trusted = None if referee is None else {REFEREE: referee}
     if referee is None and geneses:
-        named = geneses[0].identities[REFEREE]
-        if all(g.identities[REFEREE].same_keys(named) for g in geneses):
-            referee = named  # even several genesis files must agree on the referee
-    if referee is None and turns:
+        named = geneses[0].identities
+        if all(g.mode == geneses[0].mode and all(g.identities[r].same_keys(named[r]) for r in named) for g in geneses):
+            trusted = named  # even several genesis files must agree on the parties
+    if trusted is None and turns:
         findings.append(Finding(
             turns[0].source,
             "cannot check signatures: no single genesis file names the referee; give the referee's identity",
@@ -161,7 +166,7 @@ def verify_chain(
 
     verified: list[TurnFile] = []
     for turn in turns:
-        problem = _signature_problem(turn, referee)
+        problem = _signature_problem(turn, trusted)
         if problem:
             findings.append(Finding(turn.source, problem, turn.seq))
             continue
@@ -194,6 +199,10 @@ def verify_chain(
         if turn.seq > 0:
             for problem in _link_problems(turn, by_seq.get(turn.seq - 1, [])) + _orders_header_problems(turn):
                 findings.append(Finding(turn.source, problem, turn.seq))
+        elif turn.two_player:
+            from pbem.protocol.twoplayer import turn_problems
+
+            findings += [Finding(turn.source, problem, turn.seq) for problem in turn_problems(turn, None)]
         problem = _roll_problem(turn)
         if problem:
             findings.append(Finding(turn.source, problem, turn.seq))
@@ -219,14 +228,17 @@ def verify_chain(
     return report
 
 
-def _signature_problem(turn: TurnFile, referee: PublicIdentity | None) -> str | None:
-    if referee is None:
+def _signature_problem(turn: TurnFile, trusted: dict[str, PublicIdentity] | None) -> str | None:
+    if trusted is None:
         return "signature not checked: the referee's identity is unknown"
-    named = turn.identities[REFEREE]
-    if not referee.same_keys(named):
-        return f"names {named.describe()} as referee, not {referee.describe()}"
+    if turn.writer not in trusted:
+        return (f"is signed as {turn.writer}, but " + ("this is a two-player game: its files are signed by US or JP"
+                                                        if REFEREE not in trusted else "this game's files are signed by its referee"))
+    named, expected = turn.identities[turn.writer], trusted[turn.writer]
+    if not expected.same_keys(named):
+        return f"names {named.describe()} as {turn.writer}, not {expected.describe()}"
     try:
-        signing.verify(turn.envelope, referee, SIGN_CONTEXT, source=turn.source, role="referee")
+        signing.verify(turn.envelope, expected, SIGN_CONTEXT, source=turn.source, role=turn.writer)
     except (BadInput, VerificationFailed) as exc:
         return exc.message
     return None
@@ -241,8 +253,11 @@ def _membership_problems(turn: TurnFile, genesis: TurnFile) -> list[str]:
     if turn.ruleset != genesis.ruleset:
         problems.append(f"switches the ruleset to {turn.ruleset} from the genesis file's {genesis.ruleset}: "
                         "the rules are fixed for the whole game")
+    if turn.mode != genesis.mode:
+        problems.append(f"is a {turn.mode} turn file in a {genesis.mode} game")
     for role in ROLES:
-        if not turn.identities[role].same_keys(genesis.identities[role]):
+        if (role in turn.identities) != (role in genesis.identities) or (
+                role in turn.identities and not turn.identities[role].same_keys(genesis.identities[role])):
             problems.append(f"the {role} identity differs from the genesis file's")
     return problems
 
@@ -255,10 +270,17 @@ def _link_problems(turn: TurnFile, predecessors: list[TurnFile]) -> list[str]:
         names = ", ".join(f"{p.source} ({p.digest})" for p in predecessors)
         return [f"broken hash chain: prev is {turn.prev}, but the turn file with seq {turn.seq - 1} is {names}"]
     assert turn.dice.revealed_seed is not None
+    if turn.two_player and previous.two_player:
+        from pbem.protocol.twoplayer import link_problem
+
+        wrong_writer = link_problem(turn, previous)
+        if wrong_writer:
+            return [wrong_writer]
     if not check_commitment(turn.dice.revealed_seed, previous.dice.next_commitment):
+        by = f" by {previous.dice.committed_by}" if turn.two_player else ""
         return [
             f"the revealed dice seed does not match the commitment {previous.dice.next_commitment} "
-            f"made in seq {previous.seq} ({previous.source})"
+            f"made{by} in seq {previous.seq} ({previous.source})" + (f": {turn.writer}, who wrote this file, revealed the wrong seed" if by else "")
         ]
     return []
 
@@ -270,12 +292,18 @@ def _orders_header_problems(turn: TurnFile) -> list[str]:
     except (BadInput, VerificationFailed) as exc:
         return [f"the orders header it publishes does not hold: {exc.message}"]
     problems = []
+    if turn.two_player:
+        from pbem.protocol.twoplayer import turn_problems
+
+        problems += turn_problems(turn, header)
+    elif header.next_commitment is not None:
+        problems.append(f"adjudicates {header.side} orders signed for a two-player game")
     if header.game != turn.game:
         problems.append(f"adjudicates orders for game {header.game}, not {turn.game}")
     if header.seq != turn.seq - 1 or header.turn != turn.prev:
         problems.append(
             f"fork: the {header.side} orders it adjudicates answer turn file {header.seq} ({header.turn}), "
-            f"but this file follows {turn.seq - 1} ({turn.prev}): the referee showed {header.side} another history"
+            f"but this file follows {turn.seq - 1} ({turn.prev}): {turn.writer if turn.two_player else 'the referee'} showed {header.side} another history"
         )
     if header.salt != turn.dice.salt:
         problems.append(f"rolled the dice with another salt than the one in the {header.side} orders it adjudicates")

@@ -20,6 +20,19 @@ The secret never leaves the process and cannot be turned back into the key;
 nobody needs it but its holder (no key is ever released).  The ``nonce``
 blinds the public commitment to the orders (:mod:`pbem.protocol.ordersfile`)
 so that nobody can test guessed orders against it.
+
+In a two-player game (no referee) the player who adjudicates his opponent's
+orders rolls them with a seed of his own, committed before the opponent's
+salt exists.  That seed is derived the same way, so that the player keeps
+nothing between turns and a resend of the same orders commits to the same
+seed::
+
+    seed(orders) = HMAC-SHA256(secret, b"pbem-v1/adjudication-seed\\0" || label)
+    seed(turn)   = HMAC-SHA256(secret, b"pbem-v1/turn-seed\\0" || canonical_bytes({"game", "seq", "prev"}))
+
+The first is committed in his orders header (it rolls the orders of the
+opponent's next player-turn), the second in a turn file he writes when the
+opponent is to move again (after rejected orders, or at the start).
 """
 
 from __future__ import annotations
@@ -36,6 +49,8 @@ from pbem.protocol.keys import PrivateIdentity
 _SECRET_INFO = b"pbem-v1/orders-secret"
 _SALT_DOMAIN = b"pbem-v1/orders-salt\x00"
 _NONCE_DOMAIN = b"pbem-v1/orders-nonce\x00"
+_ORDERS_SEED_DOMAIN = b"pbem-v1/adjudication-seed\x00"
+_TURN_SEED_DOMAIN = b"pbem-v1/turn-seed\x00"
 
 
 def _secret(player: PrivateIdentity) -> bytes:
@@ -57,3 +72,14 @@ def orders_salt_and_nonce(player: PrivateIdentity, *, game: str, turn_digest: st
         hmac.new(secret, _SALT_DOMAIN + label, hashlib.sha256).digest(),
         hmac.new(secret, _NONCE_DOMAIN + label, hashlib.sha256).digest(),
     )
+
+
+def orders_seed(player: PrivateIdentity, *, game: str, turn_digest: str, side: str, revision: int) -> bytes:
+    """Two-player mode: the seed committed in one revision of a player's orders, for his opponent's next orders."""
+    return hmac.new(_secret(player), _ORDERS_SEED_DOMAIN + _label(game, turn_digest, side, revision), hashlib.sha256).digest()
+
+
+def turn_seed(player: PrivateIdentity, *, game: str, seq: int, prev: str | None) -> bytes:
+    """Two-player mode: the seed committed in a turn file its writer signs, for orders he will adjudicate next."""
+    label = canonical_bytes({"game": game, "seq": seq, "prev": prev})
+    return hmac.new(_secret(player), _TURN_SEED_DOMAIN + label, hashlib.sha256).digest()

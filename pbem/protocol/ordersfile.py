@@ -41,6 +41,13 @@ independent of the sealing randomness and the armour, so the player, the
 referee and anyone holding the next turn file compute the same value.  An
 identical resend (same orders, same revision) has the same digest.
 
+In a **two-player game** (:mod:`pbem.protocol.twoplayer`) the orders are
+sealed to the opponent, who adjudicates them, and the signed header carries
+one more member, ``"next_commitment": commit(seed)``: the player's
+commitment to the seed with which he will roll his opponent's next orders
+(derived from his key, :func:`pbem.protocol.derive.orders_seed`, so that a
+resend commits to the same seed).
+
 Limits (a file made to exhaust the reader is refused, not read): the
 armoured file at most :data:`MAX_FILE_CHARS` characters, the sealed content
 at most :data:`MAX_SEALED_PLAINTEXT` bytes.
@@ -58,8 +65,8 @@ from pbem.errors import BadInput, VerificationFailed
 from pbem.protocol import fields, parts, signing
 from pbem.protocol.armour import armour, dearmour
 from pbem.protocol.canonical import DIGEST_PREFIX, b64e, canonical_bytes, digest, parse_canonical
-from pbem.protocol.derive import orders_salt_and_nonce
-from pbem.protocol.dice import SALT_LENGTH
+from pbem.protocol.derive import orders_salt_and_nonce, orders_seed
+from pbem.protocol.dice import SALT_LENGTH, commit
 from pbem.protocol.files import text_and_source
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.sealing import open_sealed, seal, seal_info
@@ -101,6 +108,7 @@ class OrdersHeader:
     revision: int
     salt: bytes = field(repr=False)
     commitment: str
+    next_commitment: str | None = None  # two-player mode: the signer's seed for his opponent's next orders
 
     @property
     def digest(self) -> str:
@@ -172,12 +180,15 @@ def build_orders(
     orders: Any,
     referee: PublicIdentity,
     revision: int = 1,
+    two_player: bool = False,
 ) -> OrdersFile:
     """Sign ``orders`` (revision ``revision``) as ``side`` answering turn ``seq``, seal them to ``referee``.
 
     The salt and nonce are derived from the player's key and the labels
     (:mod:`pbem.protocol.derive`): the same orders, turn and revision always
-    give the same signed header and the same orders digest.
+    give the same signed header and the same orders digest.  In a
+    two-player game ``referee`` is the opponent, who adjudicates them, and
+    the header commits to the player's seed for the opponent's next orders.
     """
     if side not in SIDES:
         raise BadInput(f"unknown side {side!r}", hint=f"use one of {', '.join(SIDES)}")
@@ -185,9 +196,10 @@ def build_orders(
     salt, nonce = orders_salt_and_nonce(player, game=game, turn_digest=turn_digest, side=side, revision=revision)
     answers = {"seq": seq, "turn": turn_digest}
     labels = {"game": game, "answers": answers, "side": side, "revision": revision}
-    envelope = signing.sign(
-        player, {"format": FORMAT, **labels, "salt": b64e(salt), "orders": commit_orders(nonce, orders)}, SIGN_CONTEXT
-    )
+    header_body = {"format": FORMAT, **labels, "salt": b64e(salt), "orders": commit_orders(nonce, orders)}
+    if two_player:
+        header_body["next_commitment"] = commit(orders_seed(player, game=game, turn_digest=turn_digest, side=side, revision=revision))
+    envelope = signing.sign(player, header_body, SIGN_CONTEXT)
     content = {"format": SEALED_FORMAT, "header": envelope, "nonce": b64e(nonce), "orders": orders}
     plaintext = canonical_bytes(content)
     if len(plaintext) > MAX_SEALED_PLAINTEXT:
@@ -196,7 +208,8 @@ def build_orders(
     sealed = seal(plaintext, referee, orders_info(game, answers, side, revision), compress=False)
     outer = {"format": FORMAT, **labels, "sealed": parts.descriptor(sealed)}
     text = armour(KIND, parts.join(outer, [sealed]), _armour_headers(game, seq, side, revision))
-    header = OrdersHeader(envelope, game, seq, turn_digest, side, revision, salt, envelope["body"]["orders"])
+    header = OrdersHeader(envelope, game, seq, turn_digest, side, revision, salt, envelope["body"]["orders"],
+                          header_body.get("next_commitment"))
     return OrdersFile(text=text, header=header, orders=orders, nonce=nonce)
 
 
@@ -219,8 +232,15 @@ def build_orders_for_turn(
         )
     return build_orders(
         player, game=turn.game, seq=turn.seq, turn_digest=turn.digest, side=side, orders=orders,
-        referee=turn.identities[REFEREE], revision=revision,
+        referee=turn.identities[adjudicator_of(turn, side)], revision=revision, two_player=turn.two_player,
     )
+
+
+def adjudicator_of(turn: TurnFile, side: str) -> str:
+    """Who adjudicates ``side``'s orders answering ``turn``: the referee, or in a two-player game the opponent."""
+    if not turn.two_player:
+        return REFEREE
+    return next(other for other in SIDES if other != side)
 
 
 def _check_answers(
@@ -290,12 +310,14 @@ def read_header(envelope: Any, players: dict[str, PublicIdentity], *, source: st
     """
     where = fields.Where(source, field_name)
     fields.obj(envelope, where, signing.ENVELOPE_KEYS)
-    body = fields.obj(envelope["body"], where.at("body"), HEADER_KEYS)
+    two_player = isinstance(envelope["body"], dict) and "next_commitment" in envelope["body"]
+    body = fields.obj(envelope["body"], where.at("body"), HEADER_KEYS | {"next_commitment"} if two_player else HEADER_KEYS)
     game, answers, side, revision = _parse_labels(body, where.at("body"))
     signing.verify(envelope, players[side], SIGN_CONTEXT, source=source, role=side)
     salt = fields.b64(body["salt"], where.at("body.salt"), length=SALT_LENGTH)
     commitment = fields.digest_value(body["orders"], where.at("body.orders"))
-    return OrdersHeader(envelope, game, answers["seq"], answers["turn"], side, revision, salt, commitment)
+    next_commitment = fields.digest_value(body["next_commitment"], where.at("body.next_commitment")) if two_player else None
+    return OrdersHeader(envelope, game, answers["seq"], answers["turn"], side, revision, salt, commitment, next_commitment)
 
 
 def outer_labels(text: str, source: str) -> tuple[dict, bytes]:
@@ -382,8 +404,15 @@ def open_orders_for_turn(
     source: str | None = None,
 ) -> OrdersBody:
     """:func:`open_orders` expecting answers to the verified turn file ``turn``."""
-    return open_orders(
+    body = open_orders(
         text, referee_identity, turn.game, turn.digest,
         {side: turn.identities[side] for side in SIDES},
         expected_seq=turn.seq, expected_side=expected_side, source=source,
     )
+    if (body.header.next_commitment is not None) != turn.two_player:
+        raise BadInput(
+            "these orders are signed for a two-player game and this game has a referee" if not turn.two_player
+            else "these orders carry no seed commitment, which every orders file of a two-player game does",
+            file=body.source, field="sealed.header", hint="the player's pbem is another version; ask him to submit again",
+        )
+    return body

@@ -61,6 +61,10 @@ Sealed parts (:mod:`pbem.protocol.sealing`, HPKE with size buckets):
   ``(nonce, state)`` per turn and anyone can check them with
   :func:`check_state_commitment`; the random nonce keeps the commitment from
   being tested against guessed states during the game.
+
+A **two-player** game (no referee) has turn files of the same format with
+``"mode": "two-player"``, signed by the player who adjudicated, and nothing
+sealed: see :mod:`pbem.protocol.twoplayer`.
 """
 
 from __future__ import annotations
@@ -105,6 +109,12 @@ BODY_KEYS = frozenset(
      "public", "dice", "views", "view_commitments", "referee_state", "state_commitment", "superseded"}
 )
 DICE_KEYS = frozenset({"revealed_seed", "salt", "rolls", "next_commitment"})
+TWO_PLAYER = "two-player"
+TWO_PLAYER_BODY_KEYS = frozenset(
+    {"format", "mode", "writer", "game", "seq", "prev", "orders", "scenario", "ruleset", "identities",
+     "public", "dice", "superseded", "state", "opened"}
+)
+TWO_PLAYER_DICE_KEYS = DICE_KEYS | {"next_committed_by"}
 ROLL_KEYS = frozenset({"n", "purpose", "value"})
 _GAME_RE = re.compile(r"[0-9a-f]{32}")
 _STATE_DOMAIN = b"pbem-v1/state-commit\x00"
@@ -153,6 +163,7 @@ class DiceRecord:
     salt: bytes | None
     rolls: tuple[dict, ...]
     next_commitment: str
+    committed_by: str | None = None  # two-player mode: the side whose seed ``next_commitment`` is
 
 
 @dataclass(frozen=True)
@@ -180,6 +191,19 @@ class TurnFile:
     view_commitments: dict[str, str] = field(repr=False)
     referee_state: bytes = field(repr=False)
     state_commitment: str = field(repr=False)
+    mode: str = "referee"  # or TWO_PLAYER (pbem.protocol.twoplayer)
+    writer: str = REFEREE  # the role that signed this file
+    state: Any = field(default=None, repr=False)  # two-player mode: the full state, in clear
+    opened: tuple[bytes, Any] | None = field(default=None, repr=False)  # two-player mode: (nonce, orders) adjudicated
+
+    @property
+    def two_player(self) -> bool:
+        return self.mode == TWO_PLAYER
+
+    @property
+    def written_by(self) -> str:
+        """Who signed this file, for messages: ``"the referee"`` or ``"the JP player"``."""
+        return f"the {self.writer} player" if self.two_player else "the referee"
 
     @property
     def body(self) -> dict:
@@ -249,19 +273,7 @@ def build_turn(
         raise ValueError("the signing key is not the referee identity of this game")
     if set(views) != set(SIDES):
         raise ValueError(f"views must be given for exactly {SIDES}")
-    if not _GAME_RE.fullmatch(game):
-        raise ValueError("game id must be 32 lower-case hex digits")
-    genesis = prev is None
-    if genesis != (seq == 0) or genesis != (orders is None) or genesis != (dice_used is None):
-        raise ValueError("genesis (seq 0) has no prev/orders/dice_used; every later turn has all three")
-    if prev is not None:
-        if seq != prev.seq + 1 or game != prev.game:
-            raise ValueError("a turn file follows the previous one of the same game")
-        if any(not prev.identities[r].same_keys(identities[r]) for r in ROLES):
-            raise ValueError("identities cannot change during a game")
-        assert dice_used is not None
-        if not check_commitment(dice_used.seed, prev.dice.next_commitment):
-            raise ValueError("the dice seed used is not the one committed in the previous turn file")
+    check_arguments(game=game, seq=seq, identities=identities, prev=prev, orders=orders, dice_used=dice_used)
 
     view_nonces = {side: secrets.token_bytes(32) for side in SIDES}
     view_plaintexts = {side: canonical_bytes({"nonce": b64e(view_nonces[side]), "view": views[side]}) for side in SIDES}
@@ -282,7 +294,39 @@ def build_turn(
         identities[REFEREE],
         referee_state_info(game, seq),
     )
-    body = {
+    body = common_body(game=game, seq=seq, scenario=scenario, ruleset=ruleset, identities=identities, public=public,
+                       prev=prev, orders=orders, superseded=superseded, dice_used=dice_used, next_commitment=commit(next_seed)) | {
+        "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},
+        "view_commitments": {side: commit_view(view_nonces[side], views[side]) for side in SIDES},
+        "referee_state": parts.descriptor(sealed_state),
+        "state_commitment": commit_state(nonce, referee_state),
+    }
+    return signed_turn(referee, body, [sealed_views["US"], sealed_views["JP"], sealed_state])
+
+
+def check_arguments(*, game: str, seq: int, identities: dict[str, PublicIdentity], prev: TurnFile | None,
+                    orders: dict | None, dice_used: DiceStream | None) -> None:
+    """The programming errors both kinds of turn file refuse: a broken chain, a wrong seed, changed identities."""
+    if not _GAME_RE.fullmatch(game):
+        raise ValueError("game id must be 32 lower-case hex digits")
+    genesis = prev is None
+    if genesis != (seq == 0) or genesis != (orders is None) or genesis != (dice_used is None):
+        raise ValueError("genesis (seq 0) has no prev/orders/dice_used; every later turn has all three")
+    if prev is not None:
+        if seq != prev.seq + 1 or game != prev.game:
+            raise ValueError("a turn file follows the previous one of the same game")
+        if set(prev.identities) != set(identities) or any(not prev.identities[r].same_keys(identities[r]) for r in identities):
+            raise ValueError("identities cannot change during a game")
+        assert dice_used is not None
+        if not check_commitment(dice_used.seed, prev.dice.next_commitment):
+            raise ValueError("the dice seed used is not the one committed in the previous turn file")
+
+
+def common_body(*, game: str, seq: int, scenario: dict, ruleset: dict, identities: dict[str, PublicIdentity], public: Any,
+                prev: TurnFile | None, orders: dict | None, superseded: list[dict] | None, dice_used: DiceStream | None,
+                next_commitment: str) -> dict:
+    """The members every turn file's body has, whoever signs it."""
+    return {
         "format": FORMAT,
         "game": game,
         "seq": seq,
@@ -291,22 +335,22 @@ def build_turn(
         "superseded": list(superseded or []),
         "scenario": {"id": scenario["id"], "hash": scenario["hash"]},
         "ruleset": ruleset,
-        "identities": {role: identities[role].line() for role in ROLES},
+        "identities": {role: identity.line() for role, identity in identities.items()},
         "public": public,
         "dice": {
             "revealed_seed": b64e(dice_used.seed) if dice_used else None,
             "salt": b64e(dice_used.salt) if dice_used else None,
             "rolls": dice_used.rolls if dice_used else [],
-            "next_commitment": commit(next_seed),
+            "next_commitment": next_commitment,
         },
-        "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},
-        "view_commitments": {side: commit_view(view_nonces[side], views[side]) for side in SIDES},
-        "referee_state": parts.descriptor(sealed_state),
-        "state_commitment": commit_state(nonce, referee_state),
     }
-    envelope = signing.sign(referee, body, SIGN_CONTEXT)
-    payload = parts.join(envelope, [sealed_views["US"], sealed_views["JP"], sealed_state])
-    text = armour(KIND, payload, {"Game": game, "Sequence": str(seq)})
+
+
+def signed_turn(signer: PrivateIdentity, body: dict, sealed: list[bytes]) -> TurnFile:
+    """Sign, join the sealed parts, armour; refuse what a reader would refuse."""
+    game, seq = body["game"], body["seq"]
+    envelope = signing.sign(signer, body, SIGN_CONTEXT)
+    text = armour(KIND, parts.join(envelope, sealed), {"Game": game, "Sequence": str(seq)})
     if len(text) > MAX_FILE_CHARS:  # what a reader would refuse is never written
         raise BadInput(f"turn file {seq} would be {len(text)} characters, more than a reader accepts ({MAX_FILE_CHARS})")
     return parse_turn(text, source=f"turn {seq}")
@@ -325,7 +369,8 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
     envelope, rest = parts.split(payload, source=source, what="the turn file's content")
     where = fields.Where(source)
     fields.obj(envelope, where, signing.ENVELOPE_KEYS)
-    body = fields.obj(envelope["body"], where.at("body"), BODY_KEYS)
+    two_player = isinstance(envelope["body"], dict) and envelope["body"].get("mode") == TWO_PLAYER
+    body = fields.obj(envelope["body"], where.at("body"), TWO_PLAYER_BODY_KEYS if two_player else BODY_KEYS)
     where = fields.Where(source)  # body fields are named without "body." for readability
 
     if body["format"] != FORMAT:
@@ -349,20 +394,25 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
     scenario_id = fields.string(scenario["id"], where.at("scenario.id"))
     scenario_hash = fields.digest_value(scenario["hash"], where.at("scenario.hash"))
     ruleset = fields.obj(body["ruleset"], where.at("ruleset"))
-    identities = _parse_identities(body["identities"], where.at("identities"))
-    dice = _parse_dice(body["dice"], where.at("dice"))
-    views_obj = fields.obj(body["views"], where.at("views"), set(SIDES))
-    sealed = parts.take(rest, [(f"views.{side}", views_obj[side]) for side in SIDES]
-                        + [("referee_state", body["referee_state"])], where)
-    views = {side: sealed[f"views.{side}"] for side in SIDES}
-    commitments_obj = fields.obj(body["view_commitments"], where.at("view_commitments"), set(SIDES))
-    view_commitments = {side: fields.digest_value(commitments_obj[side], where.at(f"view_commitments.{side}")) for side in SIDES}
-    referee_state = sealed["referee_state"]
-    state_commitment = fields.digest_value(body["state_commitment"], where.at("state_commitment"))
+    identities = _parse_identities(body["identities"], where.at("identities"), SIDES if two_player else ROLES)
+    dice = _parse_dice(body["dice"], where.at("dice"), two_player)
+    if two_player:
+        extra = _parse_two_player(body, rest, where)
+        views, view_commitments, referee_state, state_commitment = {}, {}, b"", ""
+    else:
+        extra = {}
+        views_obj = fields.obj(body["views"], where.at("views"), set(SIDES))
+        sealed = parts.take(rest, [(f"views.{side}", views_obj[side]) for side in SIDES]
+                            + [("referee_state", body["referee_state"])], where)
+        views = {side: sealed[f"views.{side}"] for side in SIDES}
+        commitments_obj = fields.obj(body["view_commitments"], where.at("view_commitments"), set(SIDES))
+        view_commitments = {side: fields.digest_value(commitments_obj[side], where.at(f"view_commitments.{side}")) for side in SIDES}
+        referee_state = sealed["referee_state"]
+        state_commitment = fields.digest_value(body["state_commitment"], where.at("state_commitment"))
 
     if seq == 0:
         for name, value in (("prev", prev), ("orders", orders), ("dice.revealed_seed", dice.revealed_seed),
-                            ("dice.salt", dice.salt)):
+                            ("dice.salt", dice.salt), ("opened", extra.get("opened"))):
             if value is not None:
                 raise where.at(name).fail("must be null in the genesis turn file (seq 0)")
         if dice.rolls:
@@ -371,7 +421,7 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
             raise where.at("superseded").fail("the genesis turn file answers no orders")
     else:
         for name, value in (("prev", prev), ("orders", orders), ("dice.revealed_seed", dice.revealed_seed),
-                            ("dice.salt", dice.salt)):
+                            ("dice.salt", dice.salt)) + ((("opened", extra["opened"]),) if two_player else ()):
             if value is None:
                 raise where.at(name).fail(f"is null, but only the genesis turn file may omit it (this is seq {seq})")
 
@@ -387,27 +437,43 @@ def parse_turn(text: str, source: str = "turn file") -> TurnFile:
         game=game, seq=seq, prev=prev, orders=orders, orders_header=orders_header, superseded=tuple(superseded), scenario_id=scenario_id,
         scenario_hash=scenario_hash, ruleset=ruleset, identities=identities,
         public=body["public"], dice=dice, views=views, view_commitments=view_commitments, referee_state=referee_state,
-        state_commitment=state_commitment,
+        state_commitment=state_commitment, **extra,
     )
 
 
-def _parse_identities(value: Any, where: fields.Where) -> dict[str, PublicIdentity]:
-    lines = fields.obj(value, where, set(ROLES))
+def _parse_two_player(body: dict, rest: bytes, where: fields.Where) -> dict:
+    """The members only a two-player turn file has: who wrote it, the full state and the orders it adjudicated, in clear."""
+    writer = fields.string(body["writer"], where.at("writer"))
+    if writer not in SIDES:
+        raise where.at("writer").fail(f"a two-player turn file is written by US or JP, not {writer!r}")
+    parts.take(rest, [], where)  # nothing is sealed: both players see everything
+    opened = None
+    if body["opened"] is not None:
+        item = fields.obj(body["opened"], where.at("opened"), {"nonce", "orders"})
+        opened = (fields.b64(item["nonce"], where.at("opened.nonce"), length=32), item["orders"])
+    return {"mode": TWO_PLAYER, "writer": writer, "state": body["state"], "opened": opened}
+
+
+def _parse_identities(value: Any, where: fields.Where, roles: tuple[str, ...] = ROLES) -> dict[str, PublicIdentity]:
+    lines = fields.obj(value, where, set(roles))
     identities = {
         role: PublicIdentity.from_line(fields.string(lines[role], where.at(role)), source=where.source,
                                        field=where.at(role).path)
-        for role in ROLES
+        for role in roles
     }
-    for index, first in enumerate(ROLES):
-        for second in ROLES[index + 1 :]:
+    for index, first in enumerate(roles):
+        for second in roles[index + 1 :]:
             a, b = identities[first], identities[second]
             if a.sign_public == b.sign_public or a.enc_public == b.enc_public:
                 raise where.fail(f"{first} and {second} share a key; every party needs its own keys")
     return identities
 
 
-def _parse_dice(value: Any, where: fields.Where) -> DiceRecord:
-    dice = fields.obj(value, where, DICE_KEYS)
+def _parse_dice(value: Any, where: fields.Where, two_player: bool = False) -> DiceRecord:
+    dice = fields.obj(value, where, TWO_PLAYER_DICE_KEYS if two_player else DICE_KEYS)
+    committed_by = dice.get("next_committed_by")
+    if two_player and committed_by not in SIDES:
+        raise where.at("next_committed_by").fail(f"the seed of the next adjudication is committed by US or JP, not {committed_by!r}")
     revealed = fields.b64_or_none(dice["revealed_seed"], where.at("revealed_seed"), length=SEED_LENGTH)
     salt = fields.b64_or_none(dice["salt"], where.at("salt"))
     if salt is not None and len(salt) > MAX_SALT_LENGTH:
@@ -427,7 +493,7 @@ def _parse_dice(value: Any, where: fields.Where) -> DiceRecord:
     if rolls and (revealed is None or salt is None):
         raise where.at("rolls").fail("rolls without a revealed seed and salt cannot be checked")
     next_commitment = fields.digest_value(dice["next_commitment"], where.at("next_commitment"))
-    return DiceRecord(revealed, salt, tuple(rolls), next_commitment)
+    return DiceRecord(revealed, salt, tuple(rolls), next_commitment, committed_by)
 
 
 def read_turn(
@@ -435,16 +501,26 @@ def read_turn(
     referee: PublicIdentity | None = None,
     *,
     source: str | None = None,
+    genesis: TurnFile | None = None,
 ) -> TurnFile:
-    """Read a turn file and verify the referee's signature.
+    """Read a turn file and verify the signature of the party that wrote it.
 
     ``referee`` is the referee identity the reader trusts (from the genesis
-    file, or the line the referee sent).  It may be omitted only for the
-    genesis file, which is then checked against the identity it names itself
-    — show its fingerprint to the players so they can compare.
+    file, or the line the referee sent); ``genesis`` may be given instead,
+    and must be for a two-player game, whose files are signed by either
+    player.  Both may be omitted only for the genesis file, which is then
+    checked against the identity it names itself — show its fingerprint to
+    the players so they can compare.
     """
     text, source = text_and_source(path_or_text, marker=ARMOUR_MARKER, what="turn file", source=source)
     turn = parse_turn(text, source)
+    if turn.two_player or (genesis is not None and genesis.two_player):
+        from pbem.protocol.twoplayer import check_signature
+
+        check_signature(turn, genesis)
+        return turn
+    if referee is None and genesis is not None:
+        referee = genesis.identities[REFEREE]
     named = turn.identities[REFEREE]
     if referee is None:
         if turn.seq != 0:
