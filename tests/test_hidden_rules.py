@@ -388,6 +388,17 @@ def test_19B6_a_dummy_in_contact_as_the_american_combat_phase_begins_is_removed_
     assert ("7.12", "us-a") in rules_broken(w, fog.american_state(state), {"moves": orders["moves"]})
 
 
+def test_19B4_a_dummy_barraged_from_a_distance_is_removed_before_any_die_is_rolled():
+    w = world()
+    state = position(w, dummies=["0705"])
+    assert hexes.distance("1006", "0705") <= 5 and not any(hexes.adjacent("0705", h) for h in AMERICANS.values())
+    s = step(w, state, {"attacks": [{"attackers": ["us-art"], "defenders": ["0705"]}]}, dice=[])
+    assert s.last["valid"], s.last["problems"]
+    assert [e["type"] for e in us_events(s)] == ["dummy_removed", "combat_cancelled"]
+    assert us_events(s)[0] == {"type": "dummy_removed", "hex": "0705", "rule": "19B.6", "why": "attacked; a dummy cannot fight"}
+    assert s.state.locations["JP-dummy-1"] == ELIMINATED and b"JP-dummy" not in us_bytes(s)
+
+
 def test_19B6_an_attack_on_a_dummy_and_a_real_unit_is_fought_against_the_real_one():
     w = world()
     state = position(w, {"us-b": "1009", "us-art": "1010", "jp-inf-1": "0806"}, dummies=["0706"])

@@ -91,8 +91,11 @@ def run_demo(
     edition: str | None = None,
     policies: dict[str, str] | None = None,
     on_turn: Callable[[TurnPlayed], None] | None = None,
+    options: list[str] | None = None,
 ) -> DemoResult:
-    """Play ``scenario`` to its end in ``folder``; raise BadInput when a game is already there."""
+    """Play ``scenario`` to its end in ``folder``; raise BadInput when a game is already there.
+
+    ``options`` are game options for ``pbem new`` (``hidden-units``: the Japanese bot sends its secret set-up first)."""
     policies = policies or {"US": "greedy", "JP": "greedy"}
     game = folder / "game"
     drafts = folder / "orders"
@@ -107,7 +110,7 @@ def run_demo(
     parties, keys = _identities(folder)
     referee = parties["referee"]
 
-    genesis = start_game(str(loaded.path), referee, parties["US"].public, parties["JP"].public, edition)
+    genesis = start_game(str(loaded.path), referee, parties["US"].public, parties["JP"].public, edition, options=options)
     path = write_new(game / turn_name(0), genesis.text)
     total = 2 * (loaded.scenario.last_turn - loaded.scenario.first_turn + 1)
     done = 0
@@ -132,7 +135,7 @@ def run_demo(
         last = adjudicated.step.last
         if on_turn:
             on_turn(TurnPlayed(
-                done, max(total, done), turn.public["turn"], side, len(document["moves"]), len(last["combats"]),
+                done, max(total, done), turn.public["turn"], side, len(document.get("moves", [])), len(last["combats"]),
                 [r["value"] for r in adjudicated.turn.dice.rolls],
             ))
 
