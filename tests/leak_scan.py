@@ -235,7 +235,9 @@ def check_swaps(scan: Scan, where: str, loaded, ruleset, step: Step, before: Gam
             again = _us_view(loaded, ruleset, step, renamed, state_from_json(_rename(state_to_json(before), {a: b, b: a})), last, seq)
             if again != view:
                 scan.leak(where, f"the American view changes when {a} and {b} trade ids (position, events and all)")
-            again = _us_view(loaded, ruleset, step, traded, _traded_attributes(before, a, b) if a in before.unit_index() and b in before.unit_index() else before, step.last, seq)
+            earlier = before.unit_index()
+            traded_before = _traded_attributes(before, a, b) if a in earlier and b in earlier else before
+            again = _us_view(loaded, ruleset, step, traded, traded_before, step.last, seq)
             if again != view:
                 scan.leak(where, f"the American view changes when {a} and {b} trade attributes")
 

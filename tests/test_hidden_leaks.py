@@ -9,6 +9,7 @@ pairings of the policies); ``benchmarks/hidden_leaks.py`` plays hundreds.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -45,7 +46,7 @@ def test_bot_games_leak_nothing_to_the_american_player(scanned):
     assert scanned.games == GAMES and scanned.steps > 10 * GAMES
     assert scanned.leaks == []
     # the checks had something to check: markers over dummies and over real units, and identities traded
-    assert scanned.shapes == {leak_scan.json.dumps(MARKER, sort_keys=True)}
+    assert scanned.shapes == {json.dumps(MARKER, sort_keys=True)}
     assert scanned.under_markers["dummy"] > 0 and scanned.under_markers["real"] > 0
     assert scanned.swaps > GAMES
 

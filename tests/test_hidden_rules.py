@@ -23,13 +23,13 @@ from pathlib import Path
 import pytest
 
 from pbem.datafiles import LoadedScenario, board_for
-from pbem.engine import exposure, hexes, limited
+from pbem.engine import hexes, limited
 from pbem.engine.adjudicator import adjudicate, check_orders
 from pbem.engine.dice import FixedDice
 from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import opening
 from pbem.game import fog
-from pbem.game.referee import play
+from pbem.game.referee import play, record_step
 from pbem.game.views import state_of_view
 from pbem.model.common import ELIMINATED
 from pbem.model.defense import Defense, FpfChoice
@@ -130,10 +130,6 @@ def us_units(s) -> dict[str, dict]:
 
 def us_events(s) -> list[dict]:
     return s.views["US"]["last"]["events"]
-
-
-def dummy(state, n=1) -> str:
-    return f"JP-dummy-{n}"
 
 
 # -- the secret set-up (19B.2, 5.31, 5.25, 19B.6, 19B.3, 16.23) -------------------------------------------------
@@ -544,8 +540,6 @@ def test_IPH_6_8_offline_validation_on_the_american_view_and_the_referee_agree(o
 
 def _view_step(w, state):
     """A step whose US view shows ``state`` (the referee's record of a position, built as for any turn file)."""
-    from pbem.game.referee import record_step
-
     return record_step(state, game="g", seq=1, scenario_ref={"id": "hidden-test", "hash": "h"}, ruleset=w.scenario.ruleset.model_dump(mode="json"),
                        over=False, last=None, loaded=w)
 
