@@ -95,7 +95,7 @@ def run_demo(
 ) -> DemoResult:
     """Play ``scenario`` to its end in ``folder``; raise BadInput when a game is already there.
 
-    ``options`` are game options (``hidden-units``): the Japanese bot then sends its secret set-up first."""
+    ``options`` are game options for ``pbem new`` (``hidden-units``: the Japanese bot sends its secret set-up first)."""
     policies = policies or {"US": "greedy", "JP": "greedy"}
     game = folder / "game"
     drafts = folder / "orders"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from pbem.bot.play import bot_orders
 from pbem.datafiles import LoadedScenario
+from pbem.engine.dice import DiceSource
 from pbem.game.referee import Step, genesis_step, play
 
 
@@ -53,15 +54,18 @@ def play_out(
     document: dict | None = None,
     on_orders: Callable[[Step, dict], None] | None = None,
     options: list[str] | None = None,
+    dice: DiceSource | None = None,
 ) -> SelfPlay:
-    """Play ``loaded`` to its end, each side by its policy; ``on_orders`` sees each view's step and the orders given."""
+    """Play ``loaded`` to its end, each side by its policy; ``on_orders`` sees each view's step and the orders given.
+
+    ``dice`` replaces the seeded die (a test keeps the purpose of every roll with it)."""
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
     if edition:
         ruleset["edition"] = edition
     ref = {"id": loaded.scenario.id, "hash": "selfplay"}
     step = genesis_step(loaded, document or {}, game="selfplay", scenario_ref=ref, ruleset=ruleset, options=options)
     game = SelfPlay([step])
-    dice = SeededDice(f"dice:{seed}")
+    dice = dice or SeededDice(f"dice:{seed}")
     seq = 0
     while not step.over:
         side = step.state.to_act()

@@ -76,7 +76,8 @@ def check_orders(board: Board, ruleset: Ruleset, state: GameState, orders: Order
         units,
         movement.placement,
         position.phasing,
-        position.gsp_of(position.phasing) - limited.intelligence_cost(state, orders),
+        # An intelligence roll's point is not available to the attacks (9.1); a roll with none left is refused (19B.7).
+        max(0, position.gsp_of(position.phasing) - limited.intelligence_cost(state, orders)),
         list(orders.attacks),
         movement.arrived_in_zoc,
     )

@@ -12,6 +12,8 @@ American player learns only that it was a dummy.  Three moments expose one:
   and a dummy can do neither, so contact exposes it — Formosa 11.2 item 1
   (concealed units in an enemy zone of control are revealed as a combat
   phase begins) read for dummies;
+- an American attack names it, a barrage from a distance included: removed
+  as his Combat Phase begins (19B.4 exposes what is attacked);
 - an American intelligence roll picks it (19B.7).
 
 No die is ever rolled because of a dummy: it leaves before its combat.
@@ -75,6 +77,16 @@ def remove_in_contact(placement: Placement, side_of_dummies: Side = "JP") -> dic
     return gone
 
 
+def remove_attacked(placement: Placement, defenders: set[str]) -> dict[str, str]:
+    """Dummies named as defenders, a barrage from a distance included: exposed by the combat (19B.4) as the Combat
+    Phase begins, and removed before any die is rolled.  Returns unit -> hex."""
+    gone = {u: placement.where(u) for u in sorted(defenders)
+            if u in placement.units and is_dummy(placement.units[u]) and placement.on_map(u)}
+    for unit in gone:
+        placement.eliminate(unit)
+    return gone
+
+
 def remove_in_clear(board: Board, placement: Placement) -> dict[str, str]:
     """Dummies left standing in a clear hex (pushed there by a displacement, 7.8): exposed, removed (19B.3)."""
     gone = {u: placement.where(u) for u in placement.units_of("JP") if is_dummy(placement.units[u]) and clear(board, placement.where(u))}
@@ -84,6 +96,7 @@ def remove_in_clear(board: Board, placement: Placement) -> dict[str, str]:
 
 
 CONTACT_WHY = "in an enemy zone of control as the Combat Phase began; a dummy cannot fight"
+ATTACKED_WHY = "attacked; a dummy cannot fight"
 MOVING_WHY = "seen in a clear hex during its move"
 CLEAR_WHY = "left standing in a clear hex"
 

@@ -72,8 +72,13 @@ def hidden_again(board: Board, placement: Placement, exposed: frozenset[str]) ->
 
 
 def exposed_now(board: Board, placement: Placement, exposed: Iterable[str], events: Iterable[Event]) -> frozenset[str]:
-    """The exposed set at the end of a player-turn: those still exposed, the combatants, and units in clear hexes."""
-    found = set(exposed) | combatants(events)
+    """The exposed set at the end of a player-turn: those still exposed, the combatants, and units in clear hexes.
+
+    A unit exposed before that moved (any form of movement) keeps its exposure only if it ends in a clear hex:
+    one that moves on into a hex that is not clear is hidden again (19B.3)."""
+    events = list(events)
+    moved = {e.get("unit") for e in events if e["type"] in MOVEMENT_EVENTS}
+    found = {u for u in exposed if u not in moved} | combatants(events)
     for u in placement.units_of("JP"):
         if clear(board, placement.where(u)):
             found.add(u)

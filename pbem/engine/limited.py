@@ -71,7 +71,7 @@ def removal_events(gone: dict[str, tuple[str, str, str]]) -> list[Event]:
 
 
 def before_american_combat(board: Board, state: GameState, orders: Orders, placement: Placement, dice: DiceSource) -> BeforeCombat:
-    """19B.7 (a roll in the Movement Phase, made as it ends) and the dummies in contact (see :mod:`dummies`)."""
+    """19B.7 (a roll in the Movement Phase, made as it ends), then the dummies in contact or attacked (see :mod:`dummies`)."""
     step = BeforeCombat()
     hidden = state.hidden
     assert hidden is not None
@@ -80,9 +80,12 @@ def before_american_combat(board: Board, state: GameState, orders: Orders, place
         step.dice_used, step.gsp_spent = 1, INTELLIGENCE_COST
         priority = orders.intelligence.priority if orders.intelligence.priority is not None else hidden.priority
         step.events += expose_by_intelligence(board, placement, hidden.exposed, count, priority, "movement", step)
-    gone = dummies.remove_in_contact(placement)
-    step.removed |= gone
-    step.events += [dummies.removed(u, h, "19B.6", dummies.CONTACT_WHY) for u, h in gone.items()]
+    gone = {u: (h, dummies.CONTACT_WHY) for u, h in dummies.remove_in_contact(placement).items()}
+    attacked = {d for attack in orders.attacks for d in attack.defenders}
+    gone |= {u: (h, dummies.ATTACKED_WHY) for u, h in dummies.remove_attacked(placement, attacked).items()}
+    step.removed |= {u: h for u, (h, _why) in gone.items()}
+    # By hex: the order of the removals tells nothing about which dummy counter was where.
+    step.events += [dummies.removed(u, h, "19B.6", why) for u, (h, why) in sorted(gone.items(), key=lambda item: item[1][0])]
     return step
 
 

@@ -47,9 +47,9 @@ class CombatPhaseState:
     events: list[Event] = field(default_factory=list)
     dice_used: int = 0
     memo: dict[str, Any] = field(default_factory=dict)
+    """Figures a policy works out once and reuses from one combat to the next, by the policy's own key."""
     dummies_removed: dict[str, Hex] = field(default_factory=dict)
     """Hidden units only: Japanese dummies exposed and removed before the combats (unit -> hex, 19B.6)."""
-    """Figures a policy works out once and reuses from one combat to the next, by the policy's own key."""
 
     def __post_init__(self) -> None:
         if not self.start_hex:

@@ -86,6 +86,8 @@ def american_events(board: Board, before: GameState | None, after: GameState, ev
             seen.update(e["unit"] for e in event["exposed"])
     seen = {u for u in seen if u in units and not is_dummy(units[u])}
     sighted = exposure.sightings(board, events, {u for u in japanese if not is_dummy(units[u])})
+    # A unit seen in a clear hex was examined there (19B.3): its sighting names it, but no other event of its moves does.
+    named = seen | {events[i]["unit"] for i in sighted}
     out = []
     for i, event in enumerate(events):
         unit = event.get("unit")
@@ -98,7 +100,7 @@ def american_events(board: Board, before: GameState | None, after: GameState, ev
             continue
         else:
             out.append(event)
-    hidden_ids = sorted(japanese - seen, key=len, reverse=True)
+    hidden_ids = sorted(japanese - named, key=len, reverse=True)
     return [_without_names(e, hidden_ids) for e in out] if hidden_ids else out
 
 

@@ -255,7 +255,7 @@ def adjudicate_orders(
     loaded = scenario_of(turn)
     if game_over(loaded.scenario, state):
         raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
-    phasing = state.to_act()
+    phasing = state.to_act()  # the Japanese secret set-up comes before the first player-turn (19B.2)
     body = open_orders_for_turn(orders_text, turn, referee, expected_side=phasing, source=orders_source)
     superseded = {}
     for text, source in earlier:
