@@ -513,9 +513,13 @@ def test_19B7_no_intelligence_without_the_option():
 
 
 def offline_verdict(w, s, orders: dict) -> set[str]:
-    """What the American player's own 'pbem validate' finds: check_orders on the position of his view."""
+    """What the American player's own 'pbem validate' finds (pbem.game.player.check_own_orders): his orders, targets
+    named by hex read on his view, checked on the position of his view."""
+    from pbem.game.fog import named_by_hex
+
     view_state = state_of_view(s.views["US"])
-    return {p.rule for p in check_orders(w.board, rules(w), view_state, Orders.model_validate(orders)).problems}
+    read = named_by_hex(Orders.model_validate(orders), view_state)
+    return {p.rule for p in check_orders(w.board, rules(w), view_state, read).problems}
 
 
 US_ORDERS = [
@@ -544,8 +548,6 @@ def _view_step(w, state):
                        over=False, last=None, loaded=w)
 
 
-@pytest.mark.xfail(strict=True, reason="pbem.game.player.check_own_orders does not read targets named by hex (fog.named_by_hex) "
-                                       "as the referee does, so an exposed unit named by its hex fails offline (lead's module)")
 def test_IPH_6_8_an_exposed_unit_named_by_its_hex_passes_offline_as_at_the_referee():
     w = world()
     state = position(w, {"jp-inf-1": "0804", "jp-art": "0101"}, exposed=["jp-inf-1"])
