@@ -49,6 +49,8 @@ class TurnPlayed:
     moves: int
     combats: int
     rolls: list[int]
+    setup: bool = False
+    """The Japanese secret set-up (hidden units), not a player-turn."""
 
 
 @dataclass
@@ -136,7 +138,7 @@ def run_demo(
         if on_turn:
             on_turn(TurnPlayed(
                 done, max(total, done), turn.public["turn"], side, len(document.get("moves", [])), len(last["combats"]),
-                [r["value"] for r in adjudicated.turn.dice.rolls],
+                [r["value"] for r in adjudicated.turn.dice.rolls], bool(turn.public.get("setup")),
             ))
 
     findings = verify_game(game, {game}).findings

@@ -91,7 +91,10 @@ def demo(
 
         def on_turn(t: TurnPlayed) -> None:
             dice = " ".join(map(str, t.rolls)) or "-"
-            progress.console.print(f"  Game-Turn {t.turn:>2} {t.side:<2}  {t.moves:>3} move(s)  {t.combats:>2} combat(s)  dice {dice}")
+            if t.setup:
+                progress.console.print(f"  Japanese secret set-up, then 2d6 of intelligence: dice {dice}")
+            else:
+                progress.console.print(f"  Game-Turn {t.turn:>2} {t.side:<2}  {t.moves:>3} move(s)  {t.combats:>2} combat(s)  dice {dice}")
             progress.update(task, completed=t.done, total=t.total, description=f"Game-Turn {t.turn} {t.side}")
 
         result = run_demo(scenario, folder, seed=seed, edition=edition, policies=policies, on_turn=on_turn, options=option)
