@@ -37,10 +37,12 @@ Chooser = Callable[[str, list[Group]], Group]
 
 
 def touching(sight: Sight, final: dict[str, Hex]) -> dict[str, list[str]]:
-    """Each of the bot's units on the map that ends next to an enemy unit -> those enemy units."""
+    """Each of the bot's units on the map that ends next to an enemy unit -> those enemy units.
+
+    A dummy in contact is not one: it leaves before the attacks are checked (19B.6, docs/hidden-units.md)."""
     found = {}
     for m, h in final.items():
-        if h not in sight.enemy_zoc:
+        if h not in sight.enemy_zoc or m in sight.still:
             continue
         found[m] = [e for n in hexes.neighbours(h) for e in sight.enemy_at.get(n, ())]
     return found
