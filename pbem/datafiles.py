@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pbem
-from pbem.engine.board import Board, MapInconsistent
 from pbem.errors import BadInput
 from pbem.jsonfile import load_model, read_json
-from pbem.model.orders import Orders
-from pbem.model.ruleset import Ruleset
-from pbem.model.scenario import Scenario
-from pbem.model.state import GameState
+
+if TYPE_CHECKING:  # loaded by the functions that build them: reading a scenario file as JSON needs no model
+    from pbem.engine.board import Board
+    from pbem.model.orders import Orders
+    from pbem.model.ruleset import Ruleset
+    from pbem.model.scenario import Scenario
+    from pbem.model.state import GameState
 
 SCENARIO_DIRS = (Path("scenarios"), Path(pbem.__file__).resolve().parent.parent / "scenarios")
 
@@ -82,6 +85,8 @@ def scenario_from(document, path: Path, *, verified: bool = False) -> LoadedScen
     checked against its hash, so the schema was already checked when the game
     began (:func:`~pbem.jsonfile.load_model`).
     """
+    from pbem.model.scenario import Scenario
+
     scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json", verified=verified)
     return LoadedScenario(path, scenario, board_for(scenario.map, scenario.units, str(path), scenario=scenario))
 
@@ -92,6 +97,8 @@ def board_for(spec, units, source: str, *, scenario: Scenario | None = None) -> 
     A scenario opens only the exit hexes its exit rules name, to the sides
     they name (16.13), and closes the areas its rules close (16.23).
     """
+    from pbem.engine.board import Board, MapInconsistent
+
     try:
         board = Board(spec, **(_scenario_limits(spec, scenario) if scenario is not None else {}))
     except MapInconsistent as exc:
@@ -101,6 +108,8 @@ def board_for(spec, units, source: str, *, scenario: Scenario | None = None) -> 
 
 
 def _scenario_limits(spec, scenario: Scenario) -> dict:
+    from pbem.engine.board import MapInconsistent
+
     exits: dict[str, set[str]] = {}
     for rule in [*scenario.exits, *scenario.exit_requirements]:
         exits.setdefault(rule.hex, set()).add(rule.side)
@@ -133,6 +142,8 @@ def load_orders(path: Path) -> Orders:
 
 
 def orders_from(document, source: str) -> Orders:
+    from pbem.model.orders import Orders
+
     return load_model(Orders, document, source, "schemas/orders.schema.json")
 
 

@@ -93,7 +93,7 @@ def adjudicate(
         units=units,
         placement=check.movement.placement,
         phasing=position.phasing,
-        defense=defense or Defense(),
+        defense=defense or Defense.model_construct(),  # Defense(), without building its validator
         dice=dice,
         gsp_left=dict(position.gsp),
         no_fpf=state.no_fpf,
@@ -106,7 +106,7 @@ def adjudicate(
             "position": position.model_copy(update={"gsp": {s: n for s, n in phase.gsp_left.items()}}),
             "locations": phase.placement.locations(),
             "no_fpf": no_fpf,
-            "exits": state.exits + tuple(ExitRecord(unit=u, hex=h, turn=position.turn) for u, h in check.movement.exits),
+            "exits": state.exits + tuple(ExitRecord.model_construct(unit=u, hex=h, turn=position.turn) for u, h in check.movement.exits),
         }
     )
     return Adjudication(True, (), tuple(check.movement.events) + tuple(phase.events), tuple(records), after, phase.dice_used)

@@ -15,22 +15,28 @@ STATE_FORMAT = "pbem-game-state-1"
 
 def state_to_json(state: GameState) -> dict[str, Any]:
     """``standing`` is written only when a side has one, so positions without it keep their bytes."""
+    from pbem.dump import dump
+
     doc = {
         "format": STATE_FORMAT,
-        "position": state.position.model_dump(mode="json"),
-        "units": [u.model_dump(mode="json", exclude_none=True) for u in state.units],
+        "position": dump(state.position),
+        "units": [dump(u, exclude_none=True) for u in state.units],
         "locations": dict(sorted(state.locations.items())),
         "no_fpf": sorted(state.no_fpf),
-        "exits": [e.model_dump(mode="json") for e in state.exits],
-        "awards": [a.model_dump(mode="json") for a in state.awards],
+        "exits": [dump(e) for e in state.exits],
+        "awards": [dump(a) for a in state.awards],
     }
     if state.standing:
-        doc["standing"] = {side: d.model_dump(mode="json", exclude_none=True) for side, d in sorted(state.standing.items())}
+        doc["standing"] = {side: dump(d, exclude_none=True) for side, d in sorted(state.standing.items())}
     return doc
 
 
 def state_from_json(doc: dict[str, Any]) -> GameState:
-    return GameState.model_validate(
+    """A position the engine wrote and the referee signed: built without pydantic's validators where it fits (:mod:`pbem.construct`)."""
+    from pbem.construct import construct
+
+    return construct(
+        GameState,
         {
             "position": doc["position"],
             "units": doc["units"],
@@ -39,5 +45,6 @@ def state_from_json(doc: dict[str, Any]) -> GameState:
             "exits": tuple(doc.get("exits", [])),
             "awards": tuple(doc.get("awards", [])),
             "standing": doc.get("standing", {}),
-        }
+        },
+        trusted=True,
     )

@@ -68,9 +68,9 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
     return role, view
 
 
-def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:
-    """The holder's side and view, when it is that side's turn to give orders; else BadInput."""
-    role, view = view_for(turn, identity)
+def side_to_move(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) -> tuple[str, dict[str, Any]]:
+    """The holder's side and view, when it is that side's turn to give orders; else BadInput (``deep``: see checked_view)."""
+    role, view = view_for(turn, identity, deep=deep)
     if role == REFEREE:
         raise BadInput("the referee gives no orders", file=turn.source, hint="use a player's key")
     if view["over"]:
@@ -87,6 +87,7 @@ def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[s
 
 def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, source: str) -> tuple[str, list]:
     """The holder's side and every problem with ``document`` on the holder's own view."""
+    from pbem.construct import construct
     from pbem.datafiles import orders_from
     from pbem.engine.adjudicator import check_orders
     from pbem.game.scenario_ref import scenario_of
@@ -99,9 +100,15 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     orders = orders_from(document, source)
     board = scenario_of(turn).board
     state = state_of_view(view)
-    rules = Ruleset(**view["ruleset"])
+    rules = construct(Ruleset, view["ruleset"], trusted=True)
     found = list(check_orders(board, rules, state, orders).problems) + standing_problems(board, rules, state, side, orders.defense)
     return side, with_suggestions(found, state.locations)
+
+
+def entry_hexes(map_document: dict[str, Any]) -> dict[str, list[str]]:
+    """The hexes a reinforcement may enter by, for each ``entry`` it may name: ``beach``, ``edge`` or one of the map's areas (12.2)."""
+    areas = {name: sorted(hexes) for name, hexes in map_document.get("areas", {}).items()}
+    return {**areas, "beach": sorted(map_document.get("beaches", [])), "edge": sorted(map_document.get("edges", []))}
 
 
 def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> tuple[dict, list[str]]:

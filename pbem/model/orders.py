@@ -25,7 +25,7 @@ class Move(BaseModel):
     then its path.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     unit: str
     enter: HexId | None = None
@@ -43,7 +43,7 @@ class Attack(BaseModel):
     (spi-1975 edition only, I14).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     attackers: list[str] = Field(default_factory=list)
     barrage: list[str] = Field(default_factory=list)
@@ -58,7 +58,7 @@ class Attack(BaseModel):
 class Orders(BaseModel):
     """The phasing player's orders for one player-turn."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     moves: list[Move] = Field(default_factory=list)
     attacks: list[Attack] = Field(default_factory=list)

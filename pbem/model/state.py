@@ -16,7 +16,7 @@ class Position(BaseModel):
     ``combat`` the combat phase alone.  A side missing from ``gsp`` has none.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     turn: int = Field(ge=1)
     phasing: Side
@@ -30,7 +30,7 @@ class Position(BaseModel):
 class ExitRecord(BaseModel):
     """A unit that left the map: by which hex and in which Game-Turn (Leyte 16.13)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     unit: str
     hex: str
@@ -40,7 +40,7 @@ class ExitRecord(BaseModel):
 class Award(BaseModel):
     """Victory points won during the game rather than at its end (Leyte 16.13 item 4, 16.34)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     side: Side
     points: int
@@ -60,7 +60,7 @@ class GameState(BaseModel):
     wrote in its orders, kept for the enemy's next player-turn only (I1).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     position: Position
     units: tuple[Unit, ...]
