@@ -1,7 +1,9 @@
 """Benchmark: each command a player or the referee runs, paired against the cost of importing pbem's dependencies.
 
 Not a test: it prints figures.  Run with ``.venv/bin/python benchmarks/commands.py``
-(``--rounds N``, default 7).
+(``--rounds N``, default 7; ``--games test,leyte,synthetic`` to time fewer;
+``--before DIR`` to time an older checkout's commands on the same files too,
+each paired with a floor of its own, e.g. ``git archive dd4e406 | tar -x -C DIR``).
 
 A command is timed as a user runs it, a fresh process, against the *import
 floor*: ``python -c "import typer, pydantic, cryptography…hpke, jsonschema"``,
@@ -52,19 +54,30 @@ PBEM = [PYTHON, "-m", "pbem"]
 FLOOR = [PYTHON, "-c", "import typer, pydantic, cryptography.hazmat.primitives.hpke, jsonschema"]
 
 
-def run(args: list[str], cwd: Path) -> float:
+#: ``--before DIR``: another checkout of pbem (``git archive REV | tar -x -C DIR``) whose commands are timed too.
+BEFORE: Path | None = None
+
+
+def run(args: list[str], cwd: Path, pbem_from: Path | None = None) -> float:
+    """Seconds ``args`` took; ``pbem_from``: run the pbem of that checkout instead of this one."""
+    env = None if pbem_from is None else {**os.environ, "PYTHONPATH": str(pbem_from)}
     start = time.perf_counter()
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
     if done.returncode:
         raise SystemExit(f"{' '.join(args[2:])} failed ({done.returncode}): {done.stderr.strip()}")
     return elapsed
 
 
-def paired(args: list[str], cwd: Path, rounds: int, cleanup=None) -> tuple[float, float, float]:
-    """Median command time, median floor time, median of the per-round command/floor ratios."""
-    commands, floors, ratios = [], [], []
+def paired(args: list[str], cwd: Path, rounds: int, cleanup=None) -> tuple[float, float, float, float | None]:
+    """Median command time, median floor time, median of the per-round command/floor ratios, and that ratio --before."""
+    commands, floors, ratios, before = [], [], [], []
     for _ in range(rounds):
+        if BEFORE is not None:
+            floor = run(FLOOR, cwd)
+            before.append(run(args, cwd, BEFORE) / floor)
+            if cleanup:
+                cleanup()
         floor = run(FLOOR, cwd)
         command = run(args, cwd)
         if cleanup:
@@ -72,7 +85,7 @@ def paired(args: list[str], cwd: Path, rounds: int, cleanup=None) -> tuple[float
         floors.append(floor)
         commands.append(command)
         ratios.append(command / floor)
-    return statistics.median(commands), statistics.median(floors), statistics.median(ratios)
+    return statistics.median(commands), statistics.median(floors), statistics.median(ratios), statistics.median(before) if before else None
 
 
 def new_game(folder: Path, scenario: str) -> None:
@@ -224,9 +237,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--player-turns", type=int, default=6, help="player-turns of the test game to verify and audit (it lasts 8)")
     parser.add_argument("--games", default=",".join(GAMES), help=f"which games to time, of {', '.join(GAMES)} (default: all)")
+    parser.add_argument("--before", type=Path, help="also time the pbem of this checkout (e.g. git archive dd4e406 | tar -x -C DIR) on the same files")
     args = parser.parse_args()
+    global BEFORE
+    BEFORE = args.before.resolve() if args.before else None
+    if BEFORE is not None:
+        compileall.compile_dir(BEFORE / "pbem", quiet=1)
     games = args.games.split(",")
-    rows: list[tuple[str, tuple[float, float, float]]] = []
+    rows: list[tuple[str, tuple[float, float, float, float | None]]] = []
     sizes: list[tuple[str, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -241,9 +259,9 @@ def main() -> None:
     floors = [figures[1] for _, figures in rows]
     width = max(len(name) for name, _ in rows)
     print(f"import floor: median {statistics.median(floors) * 1000:.0f} ms over the rounds (each command is paired with its own)")
-    print(f"{'command':<{width}}  {'median':>7}  {'floor':>6}  {'ratio':>5}")
-    for name, (command, floor, ratio) in rows:
-        print(f"{name:<{width}}  {command * 1000:5.0f}ms  {floor * 1000:4.0f}ms  {ratio:5.2f}")
+    print(f"{'command':<{width}}  {'median':>7}  {'floor':>6}  {'ratio':>5}" + ("  before" if BEFORE else ""))
+    for name, (command, floor, ratio, before) in rows:
+        print(f"{name:<{width}}  {command * 1000:5.0f}ms  {floor * 1000:4.0f}ms  {ratio:5.2f}" + (f"  {before:6.2f}" if before is not None else ""))
     print()
     for name, size in sizes:
         print(f"{name:<{width}}  {size / 1024:7.1f} KiB")

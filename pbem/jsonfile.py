@@ -215,9 +215,11 @@ def load_model(model: type[BaseModel], document: Any, source: str, what: str, va
     A ``verified`` document — one pbem checked when it entered the game and
     whose signature and hash were checked since, like the scenario carried by
     a genesis turn file — is built by the model alone; the schema is asked
-    only to explain a refusal.  A document that passed the schema is built
-    without pydantic's validators where that builds the same model
-    (:mod:`pbem.construct`).
+    only to explain a refusal.  A document that passed the model's own
+    schema (which holds every constraint the model does) is built without
+    pydantic's validators where that builds the same model
+    (:mod:`pbem.construct`); one checked against another ``validator`` is
+    validated by the model as well.
     """
     if not verified:
         check_document(document, source)
@@ -229,6 +231,8 @@ def load_model(model: type[BaseModel], document: Any, source: str, what: str, va
     from pbem.construct import construct
 
     try:
+        if validator is not None and not verified:
+            return model.model_validate(document)
         return construct(model, document, trusted=verified)
     except ValidationError as exc:
         problem = schema_errors(validator or validator_for(model), document, source, what) if verified else None

@@ -71,7 +71,7 @@ def _shipped_hash(scenario_id: str) -> str | None:
     from pbem.datafiles import scenario_document
 
     shipped = next(iter(sorted(SHIPPED.rglob(f"{scenario_id}.json"))), None) if SHIPPED.is_dir() else None
-    return None if shipped is None else scenario_hash(scenario_document(shipped))
+    return None if shipped is None else scenario_hash(scenario_document(shipped, shipped=True))
 
 
 def verified_scenario_document(turn: TurnFile) -> dict:
