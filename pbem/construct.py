@@ -116,6 +116,7 @@ def _model_builder(model: type[M], trusted: bool) -> Build:
         return _unfit
     plan: dict[str, Build] = {}  # filled on first use: a model may contain itself
     required = frozenset(name for name, field in fields.items() if field.is_required())
+    new = _instance_maker(model)
 
     def build(document: Any) -> M:
         if type(document) is not dict:
@@ -130,9 +131,51 @@ def _model_builder(model: type[M], trusted: bool) -> Build:
             values[name] = make(value)
         if not required <= values.keys():
             raise _Unfit
-        return model.model_construct(**values)
+        return new(values)
 
     return build
+
+
+#: Defaults ``model_construct`` gives as they are (pydantic copies only containers and models).
+_IMMUTABLE = (type(None), bool, int, float, str)
+
+
+def _instance_maker(model: type[M]) -> Callable[[dict], M]:
+    """``model.model_construct(**values)`` for values already built, without its per-field alias search.
+
+    Sets what ``model_construct`` sets (the fields in their order, defaults
+    for those not given, the fields set, no extra, no private attributes);
+    a model with anything more to it (a post-init hook, extra allowed, a
+    root model) is left to ``model_construct`` itself.
+    """
+    if model.__pydantic_post_init__ or model.__pydantic_root_model__ or model.model_config.get("extra") == "allow":
+        return lambda values: model.model_construct(**values)
+    fields = model.__pydantic_fields__
+    defaults: dict[str, Callable[[dict], Any]] = {}
+    for name, field in fields.items():
+        if field.is_required():
+            continue
+        if field.default_factory is None and type(field.default) in _IMMUTABLE:
+            defaults[name] = lambda made, value=field.default: value
+        else:
+            defaults[name] = lambda made, field=field: field.get_default(call_default_factory=True, validated_data=made)
+    set_attribute = object.__setattr__
+
+    def new(values: dict) -> M:
+        made = {}
+        for name in fields:
+            if name in values:
+                made[name] = values[name]
+            else:
+                made[name] = defaults[name](made)
+        instance = model.__new__(model)
+        set_attribute(instance, "__dict__", made)
+        set_attribute(instance, "__pydantic_fields_set__", set(values))
+        set_attribute(instance, "__pydantic_extra__", None)
+        set_attribute(instance, "__pydantic_private__", None)
+        return instance
+
+    return new
 
 
 def _has_validators(model: type[BaseModel]) -> bool:

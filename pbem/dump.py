@@ -36,14 +36,25 @@ def dump(model: BaseModel, *, exclude_none: bool = False) -> dict[str, Any]:
 _SCALARS = (str, int, float, bool, type(None))
 
 
+#: The fields of each model class dump writes out plainly; None for a class it leaves to pydantic.
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _fields_of(cls: type[BaseModel]) -> tuple[str, ...] | None:
+    if cls not in _FIELDS:
+        decorators = cls.__pydantic_decorators__
+        plain = not (decorators.field_serializers or decorators.model_serializers or decorators.computed_fields)
+        _FIELDS[cls] = tuple(cls.__pydantic_fields__) if plain else None
+    return _FIELDS[cls]
+
+
 def _model(model: BaseModel, exclude_none: bool) -> dict[str, Any]:
-    cls = type(model)
-    decorators = cls.__pydantic_decorators__
-    if decorators.field_serializers or decorators.model_serializers or decorators.computed_fields or model.__pydantic_extra__:
+    fields = _fields_of(type(model))
+    if fields is None or model.__pydantic_extra__:
         raise _Unfit
     values = model.__dict__
     out = {}
-    for name in cls.__pydantic_fields__:
+    for name in fields:
         value = values[name]
         if value is None and exclude_none:
             continue
