@@ -11,7 +11,8 @@ the least any pbem command could cost if it imported all it may need.  The
 two are interleaved — floor, command, floor, command… — so that a burst of
 load on a shared machine hits both alike, and each command's figure is the
 median of its per-round ratios to the floor run just before it, with the
-median times beside it.
+median times beside it; the ratio of CPU times (user + system) is given too,
+which a busy machine disturbs less than the wall clock.
 
 Games: the test scenario (``test-skirmish``), played a few player-turns with
 empty orders so that there is a chain to verify and audit; a whole Leyte game
@@ -36,6 +37,7 @@ import argparse
 import compileall
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -58,34 +60,42 @@ FLOOR = [PYTHON, "-c", "import typer, pydantic, cryptography.hazmat.primitives.h
 BEFORE: Path | None = None
 
 
-def run(args: list[str], cwd: Path, pbem_from: Path | None = None) -> float:
-    """Seconds ``args`` took; ``pbem_from``: run the pbem of that checkout instead of this one."""
+def run(args: list[str], cwd: Path, pbem_from: Path | None = None) -> tuple[float, float]:
+    """Seconds ``args`` took, of the wall clock and of CPU (user + system); ``pbem_from``: run the pbem of that checkout."""
     env = None if pbem_from is None else {**os.environ, "PYTHONPATH": str(pbem_from)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise SystemExit(f"{' '.join(args[2:])} failed ({done.returncode}): {done.stderr.strip()}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def paired(args: list[str], cwd: Path, rounds: int, cleanup=None) -> tuple[float, float, float, float | None]:
-    """Median command time, median floor time, median of the per-round command/floor ratios, and that ratio --before."""
-    commands, floors, ratios, before = [], [], [], []
+def paired(args: list[str], cwd: Path, rounds: int, cleanup=None) -> tuple[float, float, float, float, float | None, float | None]:
+    """Median command and floor wall times, and the medians of the per-round command/floor ratios:
+    of wall time, of CPU time, and of both for the --before checkout."""
+    commands, floors, ratios, cpu_ratios, before, cpu_before = [], [], [], [], [], []
     for _ in range(rounds):
         if BEFORE is not None:
             floor = run(FLOOR, cwd)
-            before.append(run(args, cwd, BEFORE) / floor)
+            old = run(args, cwd, BEFORE)
+            before.append(old[0] / floor[0])
+            cpu_before.append(old[1] / floor[1])
             if cleanup:
                 cleanup()
         floor = run(FLOOR, cwd)
         command = run(args, cwd)
         if cleanup:
             cleanup()
-        floors.append(floor)
-        commands.append(command)
-        ratios.append(command / floor)
-    return statistics.median(commands), statistics.median(floors), statistics.median(ratios), statistics.median(before) if before else None
+        floors.append(floor[0])
+        commands.append(command[0])
+        ratios.append(command[0] / floor[0])
+        cpu_ratios.append(command[1] / floor[1])
+    median = statistics.median
+    return (median(commands), median(floors), median(ratios), median(cpu_ratios),
+            median(before) if before else None, median(cpu_before) if cpu_before else None)
 
 
 def new_game(folder: Path, scenario: str) -> None:
@@ -244,7 +254,7 @@ def main() -> None:
     if BEFORE is not None:
         compileall.compile_dir(BEFORE / "pbem", quiet=1)
     games = args.games.split(",")
-    rows: list[tuple[str, tuple[float, float, float, float | None]]] = []
+    rows: list[tuple[str, tuple]] = []
     sizes: list[tuple[str, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -259,9 +269,11 @@ def main() -> None:
     floors = [figures[1] for _, figures in rows]
     width = max(len(name) for name, _ in rows)
     print(f"import floor: median {statistics.median(floors) * 1000:.0f} ms over the rounds (each command is paired with its own)")
-    print(f"{'command':<{width}}  {'median':>7}  {'floor':>6}  {'ratio':>5}" + ("  before" if BEFORE else ""))
-    for name, (command, floor, ratio, before) in rows:
-        print(f"{name:<{width}}  {command * 1000:5.0f}ms  {floor * 1000:4.0f}ms  {ratio:5.2f}" + (f"  {before:6.2f}" if before is not None else ""))
+    print("ratio: of wall-clock times; cpu: of CPU times (user + system), steadier when other jobs share the machine")
+    print(f"{'command':<{width}}  {'median':>7}  {'floor':>6}  {'ratio':>5}  {'cpu':>5}" + ("  before: ratio  cpu" if BEFORE else ""))
+    for name, (command, floor, ratio, cpu, before, cpu_before) in rows:
+        print(f"{name:<{width}}  {command * 1000:5.0f}ms  {floor * 1000:4.0f}ms  {ratio:5.2f}  {cpu:5.2f}"
+              + (f"          {before:5.2f}  {cpu_before:4.2f}" if before is not None else ""))
     print()
     for name, size in sizes:
         print(f"{name:<{width}}  {size / 1024:7.1f} KiB")
