@@ -2,9 +2,6 @@
 
 ``orders template`` reads the scenario from the signed genesis file, checked
 against its hash, as plain JSON: it needs the map's entry hexes, not the models.
-``validate`` must build the position and the orders as models for the rules
-engine, but builds them without pydantic's validators (:mod:`pbem.construct`),
-and checks the orders against the committed schema without generating it.
 
 None of the three reads a pydantic model or checks a schema, and importing
 those libraries (and, with recent typer, building a pydantic adapter per
@@ -12,6 +9,10 @@ command-line parameter) is most of what separates a command from the bare
 start of Python.  ``python -X importtime`` lists every module a run loads;
 these tests fail when a heavy one creeps back in through an import at the
 top of a module or through typer's parameter handling (:mod:`pbem.cli.plain`).
+
+``validate`` must build the position and the orders as models for the rules
+engine, but builds them without pydantic's validators (:mod:`pbem.construct`),
+and checks the orders against the committed schema without generating it.
 """
 
 from __future__ import annotations
