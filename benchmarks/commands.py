@@ -1,7 +1,9 @@
 """Benchmark: each command a player or the referee runs, paired against the cost of importing pbem's dependencies.
 
 Not a test: it prints figures.  Run with ``.venv/bin/python benchmarks/commands.py``
-(``--rounds N``, default 7).
+(``--rounds N``, default 7; ``--games test,leyte,synthetic`` to time fewer;
+``--before DIR`` to time an older checkout's commands on the same files too,
+each paired with a floor of its own, e.g. ``git archive dd4e406 | tar -x -C DIR``).
 
 A command is timed as a user runs it, a fresh process, against the *import
 floor*: ``python -c "import typer, pydantic, cryptography…hpke, jsonschema"``,
@@ -9,13 +11,22 @@ the least any pbem command could cost if it imported all it may need.  The
 two are interleaved — floor, command, floor, command… — so that a burst of
 load on a shared machine hits both alike, and each command's figure is the
 median of its per-round ratios to the floor run just before it, with the
-median times beside it.
+median times beside it; the ratio of CPU times (user + system) is given too,
+which a busy machine disturbs less than the wall clock.
 
 Games: the test scenario (``test-skirmish``), played a few player-turns with
-empty orders so that there is a chain to verify and audit; and synthetic
-Leyte-sized positions (a 29x32 map, 50/150/300 units, a movement phase and
-every contact attacked, built by ``tests/random_positions.py``) for
-``validate`` and ``adjudicate``.  Turn-file sizes are listed at the end.
+empty orders so that there is a chain to verify and audit; a whole Leyte game
+(``leyte-assault``, 8 Game-Turns) played bot against bot by ``pbem demo``, for
+every command a player or the referee runs on a real Leyte player-turn and for
+the audit of the whole game from the referee's reveal file; the longest
+shipped Leyte scenario (``leyte-final-collapse``, Game-Turns 18-26, 18
+player-turns) for the audit target; a 26-Game-Turn Leyte game, the whole
+campaign's length (no shipped scenario lasts 26 Game-Turns, so it is
+``leyte-assault`` played on to Game-Turn 26 under an id of its own:
+``assumed: benchmark``); and synthetic Leyte-sized positions (a 29x32 map,
+50/150/300 units, a movement phase and every contact attacked, built by
+``tests/random_positions.py``) for ``validate`` and ``adjudicate``.
+Turn-file sizes are listed at the end.
 pbem's modules are byte-compiled first, as they are in an installed pbem
 (a ``PYTHONDONTWRITEBYTECODE`` in the environment is ignored).
 """
@@ -26,6 +37,7 @@ import argparse
 import compileall
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,27 +56,46 @@ PBEM = [PYTHON, "-m", "pbem"]
 FLOOR = [PYTHON, "-c", "import typer, pydantic, cryptography.hazmat.primitives.hpke, jsonschema"]
 
 
-def run(args: list[str], cwd: Path) -> float:
+#: ``--before DIR``: another checkout of pbem (``git archive REV | tar -x -C DIR``) whose commands are timed too.
+BEFORE: Path | None = None
+
+
+def run(args: list[str], cwd: Path, pbem_from: Path | None = None) -> tuple[float, float]:
+    """Seconds ``args`` took, of the wall clock and of CPU (user + system); ``pbem_from``: run the pbem of that checkout."""
+    env = None if pbem_from is None else {**os.environ, "PYTHONPATH": str(pbem_from)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise SystemExit(f"{' '.join(args[2:])} failed ({done.returncode}): {done.stderr.strip()}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def paired(args: list[str], cwd: Path, rounds: int, cleanup=None) -> tuple[float, float, float]:
-    """Median command time, median floor time, median of the per-round command/floor ratios."""
-    commands, floors, ratios = [], [], []
+def paired(args: list[str], cwd: Path, rounds: int, cleanup=None) -> tuple[float, float, float, float, float | None, float | None]:
+    """Median command and floor wall times, and the medians of the per-round command/floor ratios:
+    of wall time, of CPU time, and of both for the --before checkout."""
+    commands, floors, ratios, cpu_ratios, before, cpu_before = [], [], [], [], [], []
     for _ in range(rounds):
+        if BEFORE is not None:
+            floor = run(FLOOR, cwd)
+            old = run(args, cwd, BEFORE)
+            before.append(old[0] / floor[0])
+            cpu_before.append(old[1] / floor[1])
+            if cleanup:
+                cleanup()
         floor = run(FLOOR, cwd)
         command = run(args, cwd)
         if cleanup:
             cleanup()
-        floors.append(floor)
-        commands.append(command)
-        ratios.append(command / floor)
-    return statistics.median(commands), statistics.median(floors), statistics.median(ratios)
+        floors.append(floor[0])
+        commands.append(command[0])
+        ratios.append(command[0] / floor[0])
+        cpu_ratios.append(command[1] / floor[1])
+    median = statistics.median
+    return (median(commands), median(floors), median(ratios), median(cpu_ratios),
+            median(before) if before else None, median(cpu_before) if cpu_before else None)
 
 
 def new_game(folder: Path, scenario: str) -> None:
@@ -79,6 +110,62 @@ def play(folder: Path, seq: int, side: str, orders: str) -> None:
     turn = f"game/turn-{seq:04d}.pbem"
     subprocess.run(PBEM + ["submit", orders, "--turn", turn, "--key", f"{side.lower()}.key"], cwd=folder, check=True, capture_output=True)
     subprocess.run(PBEM + ["adjudicate", turn, f"game/orders-{seq:04d}-{side}.pbem", "--key", "ref.key"], cwd=folder, check=True, capture_output=True)
+
+
+#: The Leyte player-turn the commands are timed on: the US player-turn of Game-Turn 3 (seq 4), a busy one.
+LEYTE_SEQ = 4
+
+
+def demo_game(folder: Path, scenario: str) -> None:
+    """A whole game played bot against bot through the real files (``pbem demo``), with its reveal file."""
+    subprocess.run(PBEM + ["demo", "--scenario", scenario, "--dir", str(folder)], cwd=folder.parent, check=True, capture_output=True)
+
+
+def long_leyte(folder: Path, last_turn: int) -> Path:
+    """``leyte-assault`` played on to ``last_turn`` under an id of its own (no shipped Leyte scenario is that long)."""
+    from pbem.datafiles import scenario_document, scenario_paths
+
+    document = scenario_document(scenario_paths()["leyte-assault"])
+    document |= {"id": f"bench-leyte-{last_turn}", "last_turn": last_turn,
+                 "title": f"Leyte: the assault played on to Game-Turn {last_turn} (assumed: benchmark)"}
+    path = folder / f"bench-leyte-{last_turn}.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def leyte_rows(work: Path, rounds: int) -> tuple[list, list]:
+    """Every command on a real Leyte game, and the audit of a whole 8- and 26-Game-Turn game."""
+    rows, sizes = [], []
+    game = work / "leyte"
+    demo_game(game, "leyte-assault")
+    turns = sorted((game / "game").glob("turn-*.pbem"))
+    seq, side = LEYTE_SEQ, "US"
+    turn = f"game/turn-{seq:04d}.pbem"
+    key = f"{side.lower()}.key"
+    rows.append(("Leyte: view", paired(PBEM + ["view", turn, "--key", key], game, rounds)))
+    rows.append((f"Leyte: verify ({len(turns)} turn files)", paired(PBEM + ["verify", "game"], game, rounds)))
+    rows.append(("Leyte: orders template", paired(PBEM + ["orders", "template", turn, "--key", key], game, rounds)))
+    rows.append(("Leyte: validate", paired(PBEM + ["validate", f"orders/orders-{seq:04d}-{side}.json", "--turn", turn, "--key", key], game, rounds)))
+    out = game / "game" / "bench-next.pbem"
+    rows.append(("Leyte: adjudicate", paired(
+        PBEM + ["adjudicate", turn, f"game/orders-{seq:04d}-{side}.pbem", "--key", "ref.key", "-o", str(out)],
+        game, rounds, cleanup=lambda: out.unlink(),
+    )))
+    rows.append((f"Leyte: audit, {len(turns) - 1} player-turns", paired(PBEM + ["audit", "game", "--reveal", "reveal.pbem"], game, rounds)))
+    sizes += [(f"Leyte game {p.name}", p.stat().st_size) for p in (turns[0], max(turns[1:], key=lambda p: p.stat().st_size))]
+
+    final = work / "leyte-final"
+    demo_game(final, "leyte-final-collapse")  # Game-Turns 18-26: the longest shipped Leyte scenario, with mountain-barrier
+    played = len(list((final / "game").glob("turn-*.pbem"))) - 1
+    rows.append((f"Leyte final collapse: audit, {played} player-turns", paired(PBEM + ["audit", "game", "--reveal", "reveal.pbem"], final, rounds)))
+
+    long = work / "leyte-26"
+    long.mkdir()
+    demo_game(long / "game26", str(long_leyte(long, 26)))
+    played = len(list((long / "game26" / "game").glob("turn-*.pbem"))) - 1
+    rows.append((f"Leyte 26 Game-Turns: audit, {played} player-turns", paired(
+        PBEM + ["audit", "game", "--reveal", "reveal.pbem"], long / "game26", rounds)))
+    return rows, sizes
 
 
 def synthetic_scenario(units: int, seed: int = 1) -> tuple[dict, dict, str]:
@@ -100,64 +187,93 @@ def synthetic_scenario(units: int, seed: int = 1) -> tuple[dict, dict, str]:
     return scenario, t.orders.model_dump(mode="json", exclude_defaults=True), phasing
 
 
+GAMES = ("test", "leyte", "synthetic")
+
+
+def test_rows(work: Path, rounds: int, player_turns: int) -> tuple[list, list]:
+    """Every command on the test scenario played ``player_turns`` player-turns with empty orders."""
+    rows, sizes = [], []
+    test = work / "test"
+    new_game(test, "test-skirmish")
+    (test / "empty.json").write_text("{}")
+    side = "US"
+    for seq in range(player_turns):
+        play(test, seq, side, "empty.json")
+        side = "JP" if side == "US" else "US"
+    last = f"game/turn-{player_turns:04d}.pbem"
+    rows.append(("pbem --help", paired(PBEM + ["--help"], test, rounds)))
+    rows.append(("view", paired(PBEM + ["view", last, "--key", "us.key"], test, rounds)))
+    rows.append((f"verify ({player_turns + 1} turn files)", paired(PBEM + ["verify", "game"], test, rounds)))
+    rows.append(("orders template", paired(PBEM + ["orders", "template", last, "--key", f"{side.lower()}.key"], test, rounds)))
+    rows.append(("validate (test scenario)", paired(PBEM + ["validate", "empty.json", "--turn", last, "--key", f"{side.lower()}.key"], test, rounds)))
+    subprocess.run(PBEM + ["submit", "empty.json", "--turn", last, "--key", f"{side.lower()}.key"], cwd=test, check=True, capture_output=True)
+    out = test / "game" / "bench-next.pbem"
+    rows.append(("adjudicate (test scenario)", paired(
+        PBEM + ["adjudicate", last, f"game/orders-{player_turns:04d}-{side}.pbem", "--key", "ref.key", "-o", str(out)],
+        test, rounds, cleanup=lambda: out.unlink(),
+    )))
+    rows.append((f"audit ({player_turns} player-turns)", paired(PBEM + ["audit", "game", "--key", "ref.key"], test, rounds)))
+    sizes += [(f"test game {p.name}", p.stat().st_size) for p in sorted((test / "game").glob("turn-*.pbem"))[-1:]]
+    return rows, sizes
+
+
+def synthetic_rows(work: Path, rounds: int) -> tuple[list, list]:
+    """``validate`` and ``adjudicate`` of a full player-turn at 50, 150 and 300 units on Leyte's 29x32."""
+    rows, sizes = [], []
+    for units in (50, 150, 300):
+        folder = work / f"bench-{units}"
+        folder.mkdir()
+        scenario, orders, phasing = synthetic_scenario(units)
+        (folder / "scenario.json").write_text(json.dumps(scenario))
+        (folder / "orders.json").write_text(json.dumps(orders))
+        new_game(folder, "scenario.json")
+        key = f"{phasing.lower()}.key"
+        attacks = len(orders.get("attacks", []))
+        rows.append((f"validate ({len(scenario['units'])} units, {attacks} attacks)", paired(
+            PBEM + ["validate", "orders.json", "--turn", "game/turn-0000.pbem", "--key", key], folder, rounds)))
+        subprocess.run(PBEM + ["submit", "orders.json", "--turn", "game/turn-0000.pbem", "--key", key], cwd=folder, check=True, capture_output=True)
+        out = folder / "game" / "bench-next.pbem"
+        rows.append((f"adjudicate ({len(scenario['units'])} units, {attacks} attacks)", paired(
+            PBEM + ["adjudicate", "game/turn-0000.pbem", f"game/orders-0000-{phasing}.pbem", "--key", "ref.key", "-o", str(out)],
+            folder, rounds, cleanup=lambda out=out: out.unlink(),
+        )))
+        subprocess.run(PBEM + ["adjudicate", "game/turn-0000.pbem", f"game/orders-0000-{phasing}.pbem", "--key", "ref.key"], cwd=folder, check=True, capture_output=True)
+        sizes += [(f"{units}-unit game {p.name}", p.stat().st_size) for p in sorted((folder / "game").glob("turn-*.pbem"))]
+    return rows, sizes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--player-turns", type=int, default=6, help="player-turns of the test game to verify and audit (it lasts 8)")
+    parser.add_argument("--games", default=",".join(GAMES), help=f"which games to time, of {', '.join(GAMES)} (default: all)")
+    parser.add_argument("--before", type=Path, help="also time the pbem of this checkout (e.g. git archive dd4e406 | tar -x -C DIR) on the same files")
     args = parser.parse_args()
-    rows: list[tuple[str, tuple[float, float, float]]] = []
+    global BEFORE
+    BEFORE = args.before.resolve() if args.before else None
+    if BEFORE is not None:
+        compileall.compile_dir(BEFORE / "pbem", quiet=1)
+    games = args.games.split(",")
+    rows: list[tuple[str, tuple]] = []
     sizes: list[tuple[str, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        test = work / "test"
-        new_game(test, "test-skirmish")
-        (test / "empty.json").write_text("{}")
-        side = "US"
-        for seq in range(args.player_turns):
-            play(test, seq, side, "empty.json")
-            side = "JP" if side == "US" else "US"
-        last = f"game/turn-{args.player_turns:04d}.pbem"
-        rounds = args.rounds
-        rows.append(("pbem --help", paired(PBEM + ["--help"], test, rounds)))
-        rows.append(("view", paired(PBEM + ["view", last, "--key", "us.key"], test, rounds)))
-        rows.append((f"verify ({args.player_turns + 1} turn files)", paired(PBEM + ["verify", "game"], test, rounds)))
-        rows.append(("orders template", paired(PBEM + ["orders", "template", last, "--key", f"{side.lower()}.key"], test, rounds)))
-        rows.append(("validate (test scenario)", paired(PBEM + ["validate", "empty.json", "--turn", last, "--key", f"{side.lower()}.key"], test, rounds)))
-        subprocess.run(PBEM + ["submit", "empty.json", "--turn", last, "--key", f"{side.lower()}.key"], cwd=test, check=True, capture_output=True)
-        out = test / "game" / "bench-next.pbem"
-        rows.append(("adjudicate (test scenario)", paired(
-            PBEM + ["adjudicate", last, f"game/orders-{args.player_turns:04d}-{side}.pbem", "--key", "ref.key", "-o", str(out)],
-            test, rounds, cleanup=lambda: out.unlink(),
-        )))
-        rows.append((f"audit ({args.player_turns} player-turns)", paired(PBEM + ["audit", "game", "--key", "ref.key"], test, rounds)))
-        sizes += [(f"test game {p.name}", p.stat().st_size) for p in sorted((test / "game").glob("turn-*.pbem"))[-1:]]
-
-        for units in (50, 150, 300):
-            folder = work / f"bench-{units}"
-            folder.mkdir()
-            scenario, orders, phasing = synthetic_scenario(units)
-            (folder / "scenario.json").write_text(json.dumps(scenario))
-            (folder / "orders.json").write_text(json.dumps(orders))
-            new_game(folder, "scenario.json")
-            key = f"{phasing.lower()}.key"
-            attacks = len(orders.get("attacks", []))
-            rows.append((f"validate ({len(scenario['units'])} units, {attacks} attacks)", paired(
-                PBEM + ["validate", "orders.json", "--turn", "game/turn-0000.pbem", "--key", key], folder, rounds)))
-            subprocess.run(PBEM + ["submit", "orders.json", "--turn", "game/turn-0000.pbem", "--key", key], cwd=folder, check=True, capture_output=True)
-            out = folder / "game" / "bench-next.pbem"
-            rows.append((f"adjudicate ({len(scenario['units'])} units, {attacks} attacks)", paired(
-                PBEM + ["adjudicate", "game/turn-0000.pbem", f"game/orders-0000-{phasing}.pbem", "--key", "ref.key", "-o", str(out)],
-                folder, rounds, cleanup=lambda out=out: out.unlink(),
-            )))
-            subprocess.run(PBEM + ["adjudicate", "game/turn-0000.pbem", f"game/orders-0000-{phasing}.pbem", "--key", "ref.key"], cwd=folder, check=True, capture_output=True)
-            sizes += [(f"{units}-unit game {p.name}", p.stat().st_size) for p in sorted((folder / "game").glob("turn-*.pbem"))]
+        for name, timed in (("test", lambda: test_rows(work, args.rounds, args.player_turns)),
+                            ("leyte", lambda: leyte_rows(work, args.rounds)),
+                            ("synthetic", lambda: synthetic_rows(work, args.rounds))):
+            if name in games:
+                more_rows, more_sizes = timed()
+                rows += more_rows
+                sizes += more_sizes
 
     floors = [figures[1] for _, figures in rows]
     width = max(len(name) for name, _ in rows)
     print(f"import floor: median {statistics.median(floors) * 1000:.0f} ms over the rounds (each command is paired with its own)")
-    print(f"{'command':<{width}}  {'median':>7}  {'floor':>6}  {'ratio':>5}")
-    for name, (command, floor, ratio) in rows:
-        print(f"{name:<{width}}  {command * 1000:5.0f}ms  {floor * 1000:4.0f}ms  {ratio:5.2f}")
+    print("ratio: of wall-clock times; cpu: of CPU times (user + system), steadier when other jobs share the machine")
+    print(f"{'command':<{width}}  {'median':>7}  {'floor':>6}  {'ratio':>5}  {'cpu':>5}" + ("  before: ratio  cpu" if BEFORE else ""))
+    for name, (command, floor, ratio, cpu, before, cpu_before) in rows:
+        print(f"{name:<{width}}  {command * 1000:5.0f}ms  {floor * 1000:4.0f}ms  {ratio:5.2f}  {cpu:5.2f}"
+              + (f"          {before:5.2f}  {cpu_before:4.2f}" if before is not None else ""))
     print()
     for name, size in sizes:
         print(f"{name:<{width}}  {size / 1024:7.1f} KiB")

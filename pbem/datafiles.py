@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pbem
-from pbem.engine.board import Board, MapInconsistent
 from pbem.errors import BadInput
 from pbem.jsonfile import load_model, read_json
-from pbem.model.orders import Orders
-from pbem.model.ruleset import Ruleset
-from pbem.model.scenario import Scenario
-from pbem.model.state import GameState
+
+if TYPE_CHECKING:  # loaded by the functions that build them: reading a scenario file as JSON needs no model
+    from pbem.engine.board import Board
+    from pbem.model.orders import Orders
+    from pbem.model.ruleset import Ruleset
+    from pbem.model.scenario import Scenario
+    from pbem.model.state import GameState
 
 SCENARIO_DIRS = (Path("scenarios"), Path(pbem.__file__).resolve().parent.parent / "scenarios")
 
@@ -55,19 +58,37 @@ def find_scenario(name: str) -> Path:
     raise BadInput(f"no scenario '{name}'", hint=f"give a scenario file or one of: {', '.join(sorted(known)) or 'none found'} (pbem scenario list)")
 
 
-def scenario_document(path: Path) -> dict:
+def scenario_document(path: Path, *, shipped: bool = False) -> dict:
     """A scenario file as one self-contained document: a ``"map": "FILE"`` reference is replaced by that map.
 
     The genesis turn file carries this document, so every party plays on the
-    map the referee loaded, and its hash covers the map too.
+    map the referee loaded, and its hash covers the map too.  ``shipped``: a
+    scenario pbem ships, read by the plain JSON parser (see :func:`_read_shipped`).
     """
-    document = read_json(path)
+    read = _read_shipped if shipped else read_json
+    document = read(path)
     if isinstance(document, dict) and isinstance(document.get("map"), str):
         map_path = path.parent / document["map"]
         if not map_path.is_file():
             raise BadInput(f"the map file '{document['map']}' it names is not there ({map_path})", file=str(path), field="map")
-        document = document | {"map": read_json(map_path)}
+        document = document | {"map": read(map_path)}
     return document
+
+
+def _read_shipped(path: Path):
+    """A file pbem ships (its tests read every one with :func:`read_json`), parsed without read_json's checks.
+
+    Every command that opens a game compares its scenario with the one pbem
+    ships under the same id; the checks of a file from outside (duplicate
+    keys, lone surrogates, depth) cost more than the rest of that comparison.
+    A file that does not parse is read again by read_json, for its error.
+    """
+    import json
+
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return read_json(path)
 
 
 def load_scenario(name: str | Path) -> LoadedScenario:
@@ -82,6 +103,8 @@ def scenario_from(document, path: Path, *, verified: bool = False) -> LoadedScen
     checked against its hash, so the schema was already checked when the game
     began (:func:`~pbem.jsonfile.load_model`).
     """
+    from pbem.model.scenario import Scenario
+
     scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json", verified=verified)
     return LoadedScenario(path, scenario, board_for(scenario.map, scenario.units, str(path), scenario=scenario))
 
@@ -92,6 +115,8 @@ def board_for(spec, units, source: str, *, scenario: Scenario | None = None) -> 
     A scenario opens only the exit hexes its exit rules name, to the sides
     they name (16.13), and closes the areas its rules close (16.23).
     """
+    from pbem.engine.board import Board, MapInconsistent
+
     try:
         board = Board(spec, **(_scenario_limits(spec, scenario) if scenario is not None else {}))
     except MapInconsistent as exc:
@@ -101,6 +126,8 @@ def board_for(spec, units, source: str, *, scenario: Scenario | None = None) -> 
 
 
 def _scenario_limits(spec, scenario: Scenario) -> dict:
+    from pbem.engine.board import MapInconsistent
+
     exits: dict[str, set[str]] = {}
     for rule in [*scenario.exits, *scenario.exit_requirements]:
         exits.setdefault(rule.hex, set()).add(rule.side)
@@ -133,6 +160,8 @@ def load_orders(path: Path) -> Orders:
 
 
 def orders_from(document, source: str) -> Orders:
+    from pbem.model.orders import Orders
+
     return load_model(Orders, document, source, "schemas/orders.schema.json")
 
 

@@ -18,11 +18,12 @@ import json
 import math
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import BadInput, visible
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 def json_path(parts) -> str:
@@ -141,10 +142,31 @@ def strict_validator(schema: dict):
     return validators.extend(Draft202012Validator, type_checker=checker)(schema)
 
 
+#: The committed schemas, when pbem runs from its checkout (an installed pbem has none beside it).
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
 @lru_cache(maxsize=None)
 def validator_for(model: type[BaseModel]):
-    """A jsonschema validator for the schema pydantic generates from ``model``."""
-    return strict_validator(model.model_json_schema())
+    """A jsonschema validator for the schema pydantic generates from ``model``.
+
+    The schema committed in ``schemas/`` is that very schema (a test fails
+    when it is not), so it is read from there when it is at hand: generating
+    it would build the model's pydantic validators, which a command that
+    only checks a file against its schema otherwise never needs.
+    """
+    return strict_validator(_schema_of(model))
+
+
+def _schema_of(model: type[BaseModel]) -> dict:
+    from pbem.schemas import SCHEMAS
+
+    name = next((name for name, known in SCHEMAS.items() if known is model), None)
+    committed = SCHEMA_DIR / name if name else None
+    if committed is not None and committed.is_file():
+        schema = json.loads(committed.read_text(encoding="utf-8"))
+        return {key: value for key, value in schema.items() if key not in ("$schema", "$id")}
+    return model.model_json_schema()
 
 
 #: Schema errors listed in one report; more than this and the file is far off its format.
@@ -193,15 +215,25 @@ def load_model(model: type[BaseModel], document: Any, source: str, what: str, va
     A ``verified`` document — one pbem checked when it entered the game and
     whose signature and hash were checked since, like the scenario carried by
     a genesis turn file — is built by the model alone; the schema is asked
-    only to explain a refusal.
+    only to explain a refusal.  A document that passed the model's own
+    schema (which holds every constraint the model does) is built without
+    pydantic's validators where that builds the same model
+    (:mod:`pbem.construct`); one checked against another ``validator`` is
+    validated by the model as well.
     """
     if not verified:
         check_document(document, source)
         problem = schema_errors(validator or validator_for(model), document, source, what)
         if problem:
             raise problem
+    from pydantic import ValidationError
+
+    from pbem.construct import construct
+
     try:
-        return model.model_validate(document)
+        if validator is not None and not verified:
+            return model.model_validate(document)
+        return construct(model, document, trusted=verified)
     except ValidationError as exc:
         problem = schema_errors(validator or validator_for(model), document, source, what) if verified else None
         if problem:

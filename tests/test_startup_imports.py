@@ -1,14 +1,18 @@
-"""The quick commands a player runs most stay quick: ``view`` and ``verify`` import neither pydantic nor jsonschema.
+"""The quick commands a player runs most stay quick: ``view``, ``verify`` and ``orders template`` import neither pydantic nor jsonschema.
 
 ``orders template`` reads the scenario from the signed genesis file, checked
-against its hash, so it needs the models but not the schema check.
+against its hash, as plain JSON: it needs the map's entry hexes, not the models.
 
-Neither command reads a pydantic model or checks a schema, and importing
+None of the three reads a pydantic model or checks a schema, and importing
 those libraries (and, with recent typer, building a pydantic adapter per
 command-line parameter) is most of what separates a command from the bare
 start of Python.  ``python -X importtime`` lists every module a run loads;
 these tests fail when a heavy one creeps back in through an import at the
 top of a module or through typer's parameter handling (:mod:`pbem.cli.plain`).
+
+``validate`` must build the position and the orders as models for the rules
+engine, but builds them without pydantic's validators (:mod:`pbem.construct`),
+and checks the orders against the committed schema without generating it.
 """
 
 from __future__ import annotations
@@ -51,11 +55,48 @@ def test_quick_commands_load_no_heavy_module(game, command):
     assert not _heavy(loaded, HEAVY), f"pbem {command[0]} loaded {', '.join(_heavy(loaded, HEAVY)[:8])}"
 
 
-def test_orders_template_checks_no_schema(game):
+def test_orders_template_loads_no_heavy_module(game):
     run = _pbem(game, "orders", "template", "game/turn-0000.pbem", "--key", "us.key", importtime=True)
     loaded = _loaded(run.stderr)
-    assert "pbem.model.scenario" in loaded
-    assert not _heavy(loaded, ("jsonschema",)), _heavy(loaded, ("jsonschema",))
+    assert "pbem.game.player" in loaded and "cryptography" in loaded  # the listing is real
+    heavy = _heavy(loaded, tuple(h for h in HEAVY if h != "pbem.datafiles"))  # it reads the shipped scenario's JSON there
+    assert not heavy, f"pbem orders template loaded {', '.join(heavy[:8])}"
+
+
+#: Loaded by pydantic when it builds a model's validator or serializer, and only then.
+BUILDS_A_VALIDATOR = "pydantic.plugin._loader"
+
+
+def test_validate_builds_no_pydantic_validator(game):
+    (game / "empty.json").write_text("{}")
+    checked = _pbem(game, "validate", "empty.json", "--turn", "game/turn-0000.pbem", "--key", "us.key", importtime=True)
+    loaded = _loaded(checked.stderr)
+    assert "pbem.model.orders" in loaded and "pbem.engine.adjudicator" in loaded  # the models and the engine are there
+    assert BUILDS_A_VALIDATOR not in loaded, "pbem validate built a pydantic validator: a model was validated, dumped or made with Model(...)"
+
+
+def test_the_marker_of_a_built_validator_is_real():
+    marker = repr(BUILDS_A_VALIDATOR)
+    code = f"import sys; from pbem.model.ruleset import Ruleset; print({marker} in sys.modules); Ruleset(); print({marker} in sys.modules)"
+    built = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert built.stdout.split() == ["False", "True"]
+
+
+def test_every_model_defers_building_its_validator():
+    """A model whose validator is built when its module is imported costs every command that imports it."""
+    import importlib
+    import pkgutil
+
+    import pbem.model
+    from pydantic import BaseModel
+
+    models = []
+    for info in pkgutil.iter_modules(pbem.model.__path__):
+        module = importlib.import_module(f"pbem.model.{info.name}")
+        models += [v for v in vars(module).values() if isinstance(v, type) and issubclass(v, BaseModel) and v.__module__ == module.__name__]
+    assert len(models) > 15
+    eager = [m.__name__ for m in models if not m.model_config.get("defer_build")]
+    assert not eager, f"add defer_build=True to the model_config of {', '.join(eager)}"
 
 
 def _heavy(loaded: set[str], names: tuple[str, ...]) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import pbem.jsonfile
-from pbem.datafiles import scenario_from
+from pbem.datafiles import scenario_document, scenario_from, scenario_paths
 from pbem.errors import BadInput
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "test-skirmish.json"
@@ -44,3 +44,11 @@ def test_a_refused_verified_scenario_is_explained_by_the_schema():
         scenario_from(document, SCENARIO, verified=True)
     assert refused.value.field == "units[1].kind"
     assert "battleship" in refused.value.message
+
+
+@pytest.mark.parametrize("scenario_id", sorted(scenario_paths()))
+def test_a_shipped_scenario_read_plainly_is_the_one_read_strictly(scenario_id):
+    """Commands compare a game's scenario with the one pbem ships, read without the checks for files from outside."""
+    path = scenario_paths()[scenario_id]
+    plain, strict = scenario_document(path, shipped=True), scenario_document(path)
+    assert json.dumps(plain) == json.dumps(strict)

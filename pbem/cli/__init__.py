@@ -58,13 +58,15 @@ def main(argv: Optional[list[str]] = None) -> None:
     report: one line and exit status 2.  Parameters are coerced without
     pydantic (:mod:`pbem.cli.plain`), so that a command that reads no
     pydantic model never imports it.  A fault of pbem's own still gets one
-    line, not a traceback, and exit status 3.
+    line, not a traceback, and exit status 3.  Only the command being run
+    is built (:mod:`pbem.cli.narrow`).
     """
     import os
 
-    from typer.main import get_command
+    from typer.main import get_group
 
     from pbem.cli import plain
+    from pbem.cli.narrow import narrowed
     from pbem.errors import PbemError
 
     # pbem uses no pydantic plugin: spare every command that builds a model the
@@ -72,7 +74,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _utf8_output()
     try:
-        command = get_command(app)
+        command = get_group(narrowed(app, sys.argv[1:] if argv is None else list(argv)))
         plain.install(command)
         command(args=argv, prog_name="pbem", standalone_mode=True)
     except PbemError as exc:

@@ -79,21 +79,22 @@ def orders_template(
 ) -> None:
     """Print an orders skeleton for your side when it is your turn to move (hints go to stderr)."""
     from pbem.game.folder import load_turn
-    from pbem.game.player import orders_template as template, side_to_move
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.player import entry_hexes, orders_template as template, side_to_move
+    from pbem.game.scenario_ref import verified_scenario_document
     from pbem.game.views import reading_view
     from pbem.passphrase import open_key
 
     turn_file = load_turn(turn)
-    side, seen = side_to_move(turn_file, open_key(key, passphrase_env))
-    board = scenario_of(turn_file).board
+    side, seen = side_to_move(turn_file, open_key(key, passphrase_env), deep=False)
+    document = verified_scenario_document(turn_file)
     with reading_view(turn_file.source):
         if (seen["state"].get("hidden") or {}).get("deployed") is False:
             from pbem.game.player import deployment_template
+            from pbem.game.scenario_ref import scenario_of
 
-            skeleton, hints = deployment_template(seen, board)
+            skeleton, hints = deployment_template(seen, scenario_of(turn_file).board)
         else:
-            skeleton, hints = template(seen, {"beach": sorted(board.beaches), "edge": sorted(board.edges)})
+            skeleton, hints = template(seen, entry_hexes(document["map"]))
     output.echo_json(skeleton)
     for hint in hints:
         typer.echo(f"# {hint}", err=True)

@@ -123,7 +123,7 @@ def adjudicate(
         units=units,
         placement=placement,
         phasing=position.phasing,
-        defense=defense or Defense(),
+        defense=defense or Defense.model_construct(),  # Defense(), without building its validator
         dice=dice,
         gsp_left=gsp_left,
         no_fpf=state.no_fpf,
@@ -137,7 +137,7 @@ def adjudicate(
     update = {
         "position": position.model_copy(update={"gsp": {s: n for s, n in phase.gsp_left.items()}}),
         "no_fpf": no_fpf,
-        "exits": state.exits + tuple(ExitRecord(unit=u, hex=h, turn=position.turn) for u, h in check.movement.exits),
+        "exits": state.exits + tuple(ExitRecord.model_construct(unit=u, hex=h, turn=position.turn) for u, h in check.movement.exits),
     }
     if state.hidden is not None:
         update["hidden"], after_events = limited.after_turn(board, state, phase.placement, exposed, events, orders)

@@ -113,7 +113,7 @@ def timed_awards(board: Board, scenario: Scenario, state: GameState, turn: int) 
     """Objectives scored at the end of Game-Turn ``turn`` (16.34: Ormoc at the end of Game-Turn 22)."""
     scorer = _Scorer(board, scenario, state)
     lines = scorer.objectives(o for o in scenario.objectives if o.at_end_of_turn == turn)
-    return tuple(Award(side=line.side, points=line.points, what=line.what, source=line.source) for line in lines if line.points)
+    return tuple(Award.model_construct(side=line.side, points=line.points, what=line.what, source=line.source) for line in lines if line.points)
 
 
 class _Scorer:

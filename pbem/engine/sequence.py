@@ -85,7 +85,7 @@ def advance(scenario: Scenario, state: GameState, board: Board | None = None) ->
             log.append({"type": "available", "unit": record.unit, "entry": rule.reenter_entry, "rule": rule.source})
     after = state.model_copy(
         update={
-            "position": Position(turn=turn, phasing=scenario.first_player, phase="movement", gsp=scenario.gsp_for(turn)),
+            "position": Position.model_construct(turn=turn, phasing=scenario.first_player, phase="movement", gsp=scenario.gsp_for(turn)),
             "units": tuple(units),
             "locations": locations,
         }

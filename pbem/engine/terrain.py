@@ -13,13 +13,13 @@ from fractions import Fraction
 
 from pbem.model.map import TerrainSpec
 
-DEFAULT_KEY: dict[str, TerrainSpec] = {
-    "clear": TerrainSpec(cost=1, crt="clear"),
-    "town": TerrainSpec(cost=1, crt="broken"),
-    "broken": TerrainSpec(cost=2, crt="broken"),
-    "rough": TerrainSpec(cost=3, crt="rough", rough_or_mountain=True),
-    "mountain": TerrainSpec(cost=4, crt="rough", rough_or_mountain=True),
-    "river": TerrainSpec(hexside_cost=1),
+DEFAULT_KEY: dict[str, TerrainSpec] = {  # built without pydantic's validator, which loading this module need not build
+    "clear": TerrainSpec.model_construct(cost=1.0, crt="clear"),
+    "town": TerrainSpec.model_construct(cost=1.0, crt="broken"),
+    "broken": TerrainSpec.model_construct(cost=2.0, crt="broken"),
+    "rough": TerrainSpec.model_construct(cost=3.0, crt="rough", rough_or_mountain=True),
+    "mountain": TerrainSpec.model_construct(cost=4.0, crt="rough", rough_or_mountain=True),
+    "river": TerrainSpec.model_construct(hexside_cost=1.0),
 }
 
 ARMOR_TERRAINS = frozenset({"clear", "town"})
@@ -50,6 +50,11 @@ class Terrain:
     armor: bool
 
 
+def _given(spec: TerrainSpec) -> dict:
+    """The fields of an entry that are not None (its ``model_dump(exclude_none=True)``, without building a serializer)."""
+    return {name: value for name, value in spec if value is not None}
+
+
 def resolve_key(overrides: dict[str, TerrainSpec]) -> tuple[dict[str, Terrain], Fraction]:
     """Merge a map's key into the default; return hex terrains and the river hexside cost.
 
@@ -57,9 +62,9 @@ def resolve_key(overrides: dict[str, TerrainSpec]) -> tuple[dict[str, Terrain], 
     1 on the Clear line.  Armor may enter a terrain when its entry says so, or
     else only when it is clear or town (5.25).
     """
-    merged: dict[str, dict] = {name: spec.model_dump(exclude_none=True) for name, spec in DEFAULT_KEY.items()}
+    merged: dict[str, dict] = {name: _given(spec) for name, spec in DEFAULT_KEY.items()}
     for name, spec in overrides.items():
-        merged.setdefault(name, {}).update(spec.model_dump(exclude_none=True))
+        merged.setdefault(name, {}).update(_given(spec))
     river_cost = exact(merged.get("river", {}).get("hexside_cost", 1))
     terrains: dict[str, Terrain] = {}
     for name, fields in merged.items():

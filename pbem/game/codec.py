@@ -15,17 +15,19 @@ STATE_FORMAT = "pbem-game-state-1"
 
 def state_to_json(state: GameState) -> dict[str, Any]:
     """``standing`` and ``hidden`` are written only when present, so positions without them keep their bytes."""
+    from pbem.dump import dump
+
     doc = {
         "format": STATE_FORMAT,
-        "position": state.position.model_dump(mode="json"),
-        "units": [u.model_dump(mode="json", exclude_none=True) for u in state.units],
+        "position": dump(state.position),
+        "units": [dump(u, exclude_none=True) for u in state.units],
         "locations": dict(sorted(state.locations.items())),
         "no_fpf": sorted(state.no_fpf),
-        "exits": [e.model_dump(mode="json") for e in state.exits],
-        "awards": [a.model_dump(mode="json") for a in state.awards],
+        "exits": [dump(e) for e in state.exits],
+        "awards": [dump(a) for a in state.awards],
     }
     if state.standing:
-        doc["standing"] = {side: d.model_dump(mode="json", exclude_none=True) for side, d in sorted(state.standing.items())}
+        doc["standing"] = {side: dump(d, exclude_none=True) for side, d in sorted(state.standing.items())}
     if state.hidden is not None:
         hidden = state.hidden
         doc["hidden"] = {"deployed": hidden.deployed, "exposed": sorted(hidden.exposed), "priority": list(hidden.priority), "radius": hidden.radius}
@@ -33,15 +35,18 @@ def state_to_json(state: GameState) -> dict[str, Any]:
 
 
 def state_from_json(doc: dict[str, Any]) -> GameState:
-    return GameState.model_validate(
-        {
-            "position": doc["position"],
-            "units": doc["units"],
-            "locations": doc["locations"],
-            "no_fpf": frozenset(doc.get("no_fpf", [])),
-            "exits": tuple(doc.get("exits", [])),
-            "awards": tuple(doc.get("awards", [])),
-            "standing": doc.get("standing", {}),
-            "hidden": doc.get("hidden"),
-        }
-    )
+    """A position the engine wrote and the referee signed: built without pydantic's validators where it fits (:mod:`pbem.construct`)."""
+    from pbem.construct import construct
+
+    fields = {
+        "position": doc["position"],
+        "units": doc["units"],
+        "locations": doc["locations"],
+        "no_fpf": frozenset(doc.get("no_fpf", [])),
+        "exits": tuple(doc.get("exits", [])),
+        "awards": tuple(doc.get("awards", [])),
+        "standing": doc.get("standing", {}),
+    }
+    if doc.get("hidden") is not None:
+        fields["hidden"] = doc["hidden"]
+    return construct(GameState, fields, trusted=True)

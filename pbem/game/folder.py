@@ -57,10 +57,29 @@ def genesis_of(turn: TurnFile) -> TurnFile:
             file=turn.source,
             hint=f"keep every turn file of the game in one folder, including {turn_name(0)}",
         )
-    genesis = read_turn(path)
+    genesis = read_genesis(path)
     if genesis.game != turn.game or any(not genesis.identities[r].same_keys(turn.identities[r]) for r in turn.identities):
         raise BadInput(f"{path.name} belongs to another game", file=turn.source, hint="keep each game in its own folder")
     return genesis
+
+
+#: Genesis files read in this process, by file name and content: a command asks for its game's
+#: genesis file several times (to check a turn file, for the scenario, for the view) and each
+#: reading checks the signature over some 60 KiB.  Keyed by content, a changed file is read anew.
+_GENESIS: dict[tuple[str, str], TurnFile] = {}
+
+
+def read_genesis(path: Path, text: str | None = None) -> TurnFile:
+    """The genesis turn file at ``path`` (``text``: its content, when already read), read and verified once per process."""
+    from pbem.protocol.files import read_text
+
+    text = read_text(path, what="turn file") if text is None else text
+    key = (str(path), text)
+    if key not in _GENESIS:
+        if len(_GENESIS) >= 4:
+            _GENESIS.clear()
+        _GENESIS[key] = read_turn(text, source=str(path))
+    return _GENESIS[key]
 
 
 def check_turn_sources(paths: list[Path]) -> None:
@@ -130,7 +149,7 @@ def load_turn(path: Path) -> TurnFile:
     text = read_text(path, what="turn file")
     parsed = parse_turn(text, str(path))
     if parsed.is_genesis:
-        return read_turn(text, source=str(path))
+        return read_genesis(path, text)
     genesis = genesis_of(parsed)
     turn = read_turn(text, source=str(path), genesis=genesis)
     if turn.ruleset != genesis.ruleset or (turn.scenario_id, turn.scenario_hash) != (genesis.scenario_id, genesis.scenario_hash):

@@ -74,9 +74,9 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
     return role, view
 
 
-def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[str, Any]]:
-    """The holder's side and view, when it is that side's turn to give orders; else BadInput."""
-    role, view = view_for(turn, identity)
+def side_to_move(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) -> tuple[str, dict[str, Any]]:
+    """The holder's side and view, when it is that side's turn to give orders; else BadInput (``deep``: see checked_view)."""
+    role, view = view_for(turn, identity, deep=deep)
     if role == REFEREE:
         raise BadInput("the referee gives no orders", file=turn.source, hint="use a player's key")
     if view["over"]:
@@ -93,6 +93,7 @@ def side_to_move(turn: TurnFile, identity: PrivateIdentity) -> tuple[str, dict[s
 
 def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, source: str) -> tuple[str, list]:
     """The holder's side and every problem with ``document`` on the holder's own view."""
+    from pbem.construct import construct
     from pbem.datafiles import orders_from
     from pbem.engine.adjudicator import check_orders
     from pbem.game.scenario_ref import scenario_of
@@ -105,7 +106,7 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     orders = orders_from(document, source)
     board = scenario_of(turn).board
     state = state_of_view(view)
-    rules = Ruleset(**view["ruleset"])
+    rules = construct(Ruleset, view["ruleset"], trusted=True)
     if state.hidden is not None and side == "US":
         from pbem.game.fog import named_by_hex
 
@@ -134,6 +135,12 @@ def deployment_template(view: dict[str, Any], board) -> tuple[dict, list[str]]:
         "then the American player rolls 2d6 for intelligence: that many hidden units are exposed (19B.7)",
     ]
     return {"deployment": {"units": dict(sorted(listed.items())), "dummies": []}}, hints
+
+
+def entry_hexes(map_document: dict[str, Any]) -> dict[str, list[str]]:
+    """The hexes a reinforcement may enter by, for each ``entry`` it may name: ``beach``, ``edge`` or one of the map's areas (12.2)."""
+    areas = {name: sorted(hexes) for name, hexes in map_document.get("areas", {}).items()}
+    return {**areas, "beach": sorted(map_document.get("beaches", [])), "edge": sorted(map_document.get("edges", []))}
 
 
 def orders_template(view: dict[str, Any], entry_hexes: dict[str, list[str]]) -> tuple[dict, list[str]]:

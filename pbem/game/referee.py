@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem.construct import construct
 from pbem.datafiles import LoadedScenario, find_scenario, orders_from, scenario_document, scenario_from
 from pbem.engine.adjudicator import adjudicate, check_orders
 from pbem.engine.dice import DiceSource
@@ -114,7 +115,7 @@ def play(
         # The defender keeps its Ground Support for its own attacks when its
         # own player-turn in this Game-Turn is still to come (docs/policies.md).
         reserve = state.position.gsp_of(defender) if phasing == loaded.scenario.first_player else 0
-        rules = Ruleset(**ruleset)
+        rules = construct(Ruleset, ruleset, trusted=True)  # the game's own, from its signed turn file
         setup = state.hidden is not None and not state.hidden.deployed
         # Under hidden units the American orders are judged on the American view alone, as his own
         # 'pbem validate' judges them, so that the verdict betrays nothing he cannot see.

@@ -31,12 +31,26 @@ def scenario_document_of(turn: TurnFile) -> tuple[dict, dict | None]:
     """The scenario document of ``turn``'s game and the referee's overrides, checked against the hash, as plain JSON."""
     genesis = genesis_of(turn)
     document = genesis.public.get("scenario_document") if isinstance(genesis.public, dict) else None
-    if not isinstance(document, dict) or scenario_hash(document) != turn.scenario_hash:
+    if not isinstance(document, dict) or _carried_hash(genesis, document) != turn.scenario_hash:
         raise BadInput(
             f"the scenario carried by the first turn file does not match {turn.scenario_id} ({turn.scenario_hash})",
             file=turn.source,
         )
     return document, genesis.public.get("overrides")
+
+
+#: The hash of the scenario a genesis file carries, by the genesis file read (kept with it, so
+#: that its id names it while it is here): a command asks for the scenario more than once.
+_HASHED: dict[int, tuple[TurnFile, dict, str]] = {}
+
+
+def _carried_hash(genesis: TurnFile, document: dict) -> str:
+    known = _HASHED.get(id(genesis))
+    if known is None or known[1] is not document:
+        if len(_HASHED) >= 4:
+            _HASHED.clear()
+        known = _HASHED[id(genesis)] = (genesis, document, scenario_hash(document))
+    return known[2]
 
 
 def shipped_mismatch(scenario_id: str, hash_: str) -> str | None:
@@ -57,7 +71,16 @@ def _shipped_hash(scenario_id: str) -> str | None:
     from pbem.datafiles import scenario_document
 
     shipped = next(iter(sorted(SHIPPED.rglob(f"{scenario_id}.json"))), None) if SHIPPED.is_dir() else None
-    return None if shipped is None else scenario_hash(scenario_document(shipped))
+    return None if shipped is None else scenario_hash(scenario_document(shipped, shipped=True))
+
+
+def verified_scenario_document(turn: TurnFile) -> dict:
+    """The scenario document of ``turn``'s game as plain JSON, checked against the hash and against the scenario pbem ships under its id."""
+    document, _ = scenario_document_of(turn)
+    mismatch = shipped_mismatch(turn.scenario_id, turn.scenario_hash)
+    if mismatch:
+        raise BadInput(mismatch, file=genesis_of(turn).source, hint="do not play this game with this pbem; ask the referee")
+    return document
 
 
 def scenario_of(turn: TurnFile) -> LoadedScenario:
@@ -65,10 +88,8 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
     from pbem.datafiles import scenario_from
 
     genesis = genesis_of(turn)
-    document, overrides = scenario_document_of(turn)
-    mismatch = shipped_mismatch(turn.scenario_id, turn.scenario_hash)
-    if mismatch:
-        raise BadInput(mismatch, file=genesis.source, hint="do not play this game with this pbem; ask the referee")
+    document = verified_scenario_document(turn)
+    overrides = scenario_document_of(turn)[1]
     return with_overrides(scenario_from(document, Path(genesis.source), verified=True), overrides, genesis.source)
 
 

@@ -126,10 +126,11 @@ def checked_view(view: Any, source: str, *, deep: bool = True) -> dict[str, Any]
         if missing:
             raise KeyError(", ".join(missing))
         if deep:
+            from pbem.construct import construct
             from pbem.model.ruleset import Ruleset
 
             state_of_view(view)
-            Ruleset(**view["ruleset"])
+            construct(Ruleset, view["ruleset"], trusted=True)
         else:
             _shape_of_state(view["state"])
         last = view["last"]

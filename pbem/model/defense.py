@@ -15,7 +15,7 @@ from pbem.model.routes import Advance, Route
 class FpfChoice(BaseModel):
     """Artillery ``artillery`` gives Final Protective Fire to ``defender`` (8.4)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     artillery: str
     defender: str
@@ -24,7 +24,7 @@ class FpfChoice(BaseModel):
 class GspFpf(BaseModel):
     """Ground Support Points given as FPF to ``defender`` (9.0; never under Leyte 13.13)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     defender: str
     points: int = Field(ge=1)
@@ -33,7 +33,7 @@ class GspFpf(BaseModel):
 class Defense(BaseModel):
     """Standing choices; ``None`` means "let the system decide"."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     fpf: list[FpfChoice] | None = None
     gsp_fpf: list[GspFpf] | None = None

@@ -26,7 +26,7 @@ class TerrainSpec(BaseModel):
     whether armor may enter it other than along a road or trail (5.25).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     cost: float | None = Field(default=None, ge=0)
     hexside_cost: float | None = Field(default=None, ge=0)
@@ -38,7 +38,7 @@ class TerrainSpec(BaseModel):
 class MapDisplay(BaseModel):
     """How to draw a map; nothing here changes the rules."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     north: Literal["up", "right", "down", "left"] = Field(
         default="up",
@@ -49,7 +49,7 @@ class MapDisplay(BaseModel):
 class MapSpec(BaseModel):
     """The board: every hex from ``0101`` to ``cols,rows``; nothing off it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     cols: int = Field(ge=1, le=99)
     rows: int = Field(ge=1, le=99)

@@ -25,7 +25,7 @@ class Move(BaseModel):
     then its path.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     unit: str
     enter: HexId | None = None
@@ -43,7 +43,7 @@ class Attack(BaseModel):
     (spi-1975 edition only, I14).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     attackers: list[str] = Field(default_factory=list)
     barrage: list[str] = Field(default_factory=list)
@@ -63,7 +63,7 @@ class Deployment(BaseModel):
     hexes within the scenario's limits.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     units: dict[str, HexId] = Field(default_factory=dict)
     dummies: list[HexId] = Field(default_factory=list)
@@ -72,7 +72,7 @@ class Deployment(BaseModel):
 class Intelligence(BaseModel):
     """The American player's intelligence (Legion 19B.7, adapted): a roll this player-turn, and his standing choice."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     roll: bool = Field(default=False, description="Spend one Ground Support Point in this Movement Phase for a 1d6 intelligence roll.")
     priority: list[HexId] | None = Field(
@@ -84,7 +84,7 @@ class Intelligence(BaseModel):
 class Orders(BaseModel):
     """The phasing player's orders for one player-turn."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     moves: list[Move] = Field(default_factory=list)
     attacks: list[Attack] = Field(default_factory=list)

@@ -18,7 +18,7 @@ class Advance(BaseModel):
     (default: the first listed enemy that left one).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     unit: str
     to: int = Field(ge=1)
@@ -28,7 +28,7 @@ class Advance(BaseModel):
 class Route(BaseModel):
     """A chosen retreat route (7.7): the hexes entered, in order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     unit: str
     path: list[HexId]

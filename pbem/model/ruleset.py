@@ -17,7 +17,7 @@ class Ruleset(BaseModel):
     original folio text.  ``exclusive: "leyte"`` turns on Leyte 13.0 and 14.0.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     edition: Edition = "dg-2009"
     exclusive: Literal["leyte"] | None = None

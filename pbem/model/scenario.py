@@ -41,13 +41,13 @@ class ScenarioUnit(Unit):
         return self
 
     def counter(self) -> Unit:
-        return Unit(**self.model_dump(include=set(Unit.model_fields)))
+        return Unit.model_construct(**{name: getattr(self, name) for name in Unit.model_fields})  # checked as a ScenarioUnit
 
 
 class GroundSupport(BaseModel):
     """Ground Support Points for one Game-Turn, US first (3.0, 9.0)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     turn: int = Field(ge=1)
     US: int = Field(default=0, ge=0)
@@ -64,7 +64,7 @@ class Objective(BaseModel):
     Communications (15.31, 16.14).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     side: Side
     hex: HexId
@@ -82,7 +82,7 @@ class ExitRule(BaseModel):
     many Game-Turns later, entering by ``reenter_entry`` (a map area).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     hex: HexId
     side: Side
@@ -98,7 +98,7 @@ class ExitRequirement(BaseModel):
     one such unit, which counts as eliminated for victory points.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     hex: HexId
     side: Side
@@ -117,7 +117,7 @@ class ExitRequirement(BaseModel):
 class ClosedArea(BaseModel):
     """Hexes one side may not enter (16.23 item 2: no Japanese unit in hexrow 0100)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     side: Side
     area: str = Field(description="A map area name, e.g. '0100'.")
@@ -137,7 +137,7 @@ class VictoryTerm(BaseModel):
       ``side`` scores the full value of those that can, ``other_side`` of those that cannot (16.34).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: Literal["airfields", "beaches", "cut-off", "region", "edge-loc"]
     side: Side
@@ -158,7 +158,7 @@ class HiddenUnits(BaseModel):
     are assumed and say so in ``source``.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     dummies: int = Field(default=0, ge=0, le=20, description="How many dummy counters the Japanese player may place (19B.6).")
     radius: int = Field(default=3, ge=0, description="A dummy is placed at most this many hexes from a Japanese set-up hex.")
@@ -168,12 +168,12 @@ class HiddenUnits(BaseModel):
 class Scenario(BaseModel):
     """Everything needed to start a game."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     title: str
     description: str = ""
-    ruleset: Ruleset = Ruleset()
+    ruleset: Ruleset = Ruleset.model_construct()  # not Ruleset(): that would build its validator at import
     map: MapSpec
     map_source: Source
     units: list[ScenarioUnit]

@@ -16,7 +16,7 @@ class Position(BaseModel):
     ``combat`` the combat phase alone.  A side missing from ``gsp`` has none.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     turn: int = Field(ge=1)
     phasing: Side
@@ -30,7 +30,7 @@ class Position(BaseModel):
 class ExitRecord(BaseModel):
     """A unit that left the map: by which hex and in which Game-Turn (Leyte 16.13)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     unit: str
     hex: str
@@ -40,7 +40,7 @@ class ExitRecord(BaseModel):
 class Award(BaseModel):
     """Victory points won during the game rather than at its end (Leyte 16.13 item 4, 16.34)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     side: Side
     points: int
@@ -57,7 +57,7 @@ class HiddenState(BaseModel):
     choice of hexes for intelligence exposures, most wanted first (19B.7).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     deployed: bool = False
     exposed: frozenset[str] = frozenset()
@@ -79,7 +79,7 @@ class GameState(BaseModel):
     ``hidden`` is present only under the hidden-units option.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     position: Position
     units: tuple[Unit, ...]

@@ -15,7 +15,7 @@ class Unit(BaseModel):
     on a beach hex (12.21) or a map-edge hex (12.23).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1)
     side: Side

@@ -117,6 +117,8 @@ _QUOTE_RE = re.compile(r"[ \t]*((?:[>|][ \t]*)*)")
 
 def unquoted(line: str) -> tuple[int, str]:
     """``(quote depth, the rest)`` of a line: the ``>``/``|`` marks and spaces before its content."""
+    if not line or line[0] not in " \t>|":  # most lines: nothing before the content (a large file has thousands)
+        return 0, line
     prefix = _QUOTE_RE.match(line).group(0)
     return sum(ch in ">|" for ch in prefix), line[len(prefix):]
 
@@ -139,6 +141,8 @@ def dearmour(
     lines = mail_lines(text)
     starts = []
     for index, line in enumerate(lines):
+        if "-----BEGIN" not in line:
+            continue
         depth, content = unquoted(line)
         match = _BEGIN_RE.fullmatch(content)
         if match:
@@ -204,7 +208,8 @@ def _read_block(
         position += 1
 
     # A reflowed paragraph joins lines with spaces; base64 has none, so each word is a line of its own.
-    data_lines = [(index, word) for index, content in body[position:] for word in re.split(r"[ \t]+", content) if word]
+    data_lines = [(index, word) for index, content in body[position:]
+                  for word in (re.split(r"[ \t]+", content) if " " in content or "\t" in content else (content,)) if word]
     if len(data_lines) < 2:
         raise fail("no payload")
     *payload_lines, (checksum_index, checksum_line) = data_lines

@@ -66,19 +66,30 @@ def canonical_bytes(obj: Any) -> bytes:
     values JSON has no form for (sets, bytes, …).
     """
     try:
-        _check_keys(obj, "$")
-        text = json.dumps(
-            obj,
-            sort_keys=True,
-            separators=(",", ":"),
-            ensure_ascii=False,
-            allow_nan=False,
-        )
+        text = _dumps(obj)
+        # ``json.dumps`` writes a key 1 as "1": the text read back differs from ``obj`` exactly
+        # when some key is not a string (or a tuple became a list), and only then is every key
+        # looked at, which costs far more than reading back in C.
+        if json.loads(text) != obj:
+            _check_keys(obj, "$")
         return text.encode("utf-8")
     except NotCanonical:
         raise
     except (ValueError, TypeError, UnicodeEncodeError, RecursionError) as exc:
+        _check_keys_or_none(obj)
         raise NotCanonical(f"cannot be written as canonical JSON: {exc}") from None
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _check_keys_or_none(obj: Any) -> None:
+    """Name a non-string key, when there is one, rather than the error ``json.dumps`` met first."""
+    try:
+        _check_keys(obj, "$")
+    except RecursionError:
+        pass
 
 
 def sha256_hex(data: bytes) -> str:
@@ -157,7 +168,10 @@ def parse_canonical(data: bytes, *, source: str | None = None, what: str = "cont
             object_pairs_hook=_no_duplicate_keys,
             parse_constant=_no_constants,
         )
-        canonical = canonical_bytes(obj)
+        try:  # parsed JSON: every key is a string already, so canonical_bytes's key check is not needed
+            canonical = _dumps(obj).encode("utf-8")
+        except (ValueError, RecursionError) as exc:
+            raise NotCanonical(f"cannot be written as canonical JSON: {exc}") from None
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise BadInput(f"{what} is not valid JSON ({exc})", file=source, hint=hint) from None
     if canonical != data:
