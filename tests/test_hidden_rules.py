@@ -568,3 +568,15 @@ def test_the_american_view_shows_each_hidden_unit_as_a_marker_and_the_japanese_v
     assert us["hidden"]["priority"] == ["0505", "0303"] and jp["hidden"]["priority"] == []
     assert {u["id"] for u in jp["units"]} >= {"JP-dummy-1", "jp-inf-1", "jp-art"}
     assert "jp-art" in {u["id"] for u in us["units"]}
+
+
+def test_the_american_view_tells_only_that_japanese_orders_were_rejected_not_how_many_problems():
+    w = world()
+    state = position(w, phasing="JP")
+    one = step(w, state, {"moves": [{"unit": "no-such-unit", "path": ["0506"]}]})
+    three = step(w, state, {"moves": [{"unit": "no-such-unit", "path": ["0506"]}, {"unit": "nor-this", "path": ["0506"]},
+                                      {"unit": "us-a", "path": ["0904"]}]})
+    assert not one.last["valid"] and not three.last["valid"]
+    assert len(three.views["JP"]["last"]["problems"]) > len(one.views["JP"]["last"]["problems"])
+    assert one.views["US"]["last"]["problems"] == three.views["US"]["last"]["problems"] == []
+    assert one.views["US"]["last"]["problems_withheld"] == three.views["US"]["last"]["problems_withheld"] == 1

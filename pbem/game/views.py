@@ -56,7 +56,9 @@ def build_view(
     last player-turn started from) let the American view show the Japanese
     moves as they were seen."""
     if last is not None and last["side"] != side and last["problems"]:
-        last = {**last, "problems": [], "problems_withheld": len(last["problems"])}
+        # Under hidden units even the number of Japanese problems could hint at hidden units: only "some".
+        withheld = 1 if state.hidden is not None and side == "US" else len(last["problems"])
+        last = {**last, "problems": [], "problems_withheld": withheld}
     if state.hidden is not None:
         from pbem.game import fog
 
