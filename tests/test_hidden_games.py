@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from tests.games import run
 
 RUNNER = CliRunner()
 
@@ -97,3 +98,19 @@ def test_the_american_replay_of_his_own_turns_defers_to_the_audit(tmp_path):
     jp = game["folders"]["JP"]
     said = pbem("verify", jp / "game", "--replay-mine", "--key", jp / "jp.key")
     assert "replayed" in said and "not replayed" not in said
+
+
+def test_new_refuses_an_unknown_option_and_records_a_repeated_one_once(tmp_path):
+    for name in ("ref", "us", "jp"):
+        pbem("keygen", name, "--dir", tmp_path, "--no-passphrase")
+    common = ("new", "test-skirmish", "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub", "--referee", tmp_path / "ref.pub",
+              "--key", tmp_path / "ref.key")
+    status, _out, err = run(*common, "--out", tmp_path / "g1", "--option", "fog")
+    assert status == 2 and "Traceback" not in err
+    assert "unknown game option 'fog'" in err and "hidden-units" in err and not (tmp_path / "g1").exists()
+    said = pbem(*common, "--out", tmp_path / "g2", "--option", "hidden-units", "--option", "hidden-units")
+    assert "options: hidden-units\n" in said
+    view = json.loads(pbem("view", tmp_path / "g2" / "turn-0000.pbem", "--key", tmp_path / "us.key", "--json"))
+    assert view["awaiting"] == "JP" and view["state"]["hidden"]["deployed"] is False
+    status, _out, err = run("orders", "template", tmp_path / "g2" / "turn-0000.pbem", "--key", tmp_path / "us.key")
+    assert status == 2 and "the Japanese secret set-up comes before the first player-turn" in err

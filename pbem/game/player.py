@@ -81,6 +81,9 @@ def side_to_move(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True
         raise BadInput("the referee gives no orders", file=turn.source, hint="use a player's key")
     if view["over"]:
         raise BadInput("the game is over", file=turn.source)
+    if view["awaiting"] != role and (view["state"].get("hidden") or {}).get("deployed") is False:
+        raise BadInput("the Japanese secret set-up comes before the first player-turn (docs/hidden-units.md)",
+                       file=turn.source, hint="wait for the next turn file")
     if view["awaiting"] != role:
         position = view["state"]["position"]
         raise BadInput(

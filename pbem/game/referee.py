@@ -163,7 +163,7 @@ def genesis_step(
     and the game's options (``hidden-units``), which every later command reads from there."""
     extra = {"title": loaded.scenario.title, "scenario_document": document} | ({"overrides": overrides} if overrides else {})
     if options:
-        extra["options"] = sorted(options)
+        extra["options"] = sorted(set(options))
     return record_step(
         opening(loaded.scenario, hidden=HIDDEN_UNITS in (options or ())), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
         extra_public=extra,
