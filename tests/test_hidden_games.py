@@ -5,61 +5,20 @@ exchanging only files (issue 10's "done when"): the Japanese secret set-up, bot 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem.cli import app
 from tests.games import run
-
-RUNNER = CliRunner()
-
-
-def pbem(*args, code: int = 0) -> str:
-    result = RUNNER.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, f"pbem {' '.join(map(str, args))} -> {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result.output
-
+from tests.mail_game import pbem, play_by_mail
 
 def play_hidden(base: Path, scenario: str, seed: int = 0) -> dict:
-    folders = {name: base / name for name in ("ref", "US", "JP")}
-    for name, folder in folders.items():
-        folder.mkdir()
-        pbem("keygen", name.lower(), "--dir", folder, "--no-passphrase")
-        (folder / "game").mkdir()
-    for side in ("US", "JP"):
-        shutil.copy(folders[side] / f"{side.lower()}.pub", folders["ref"])
-    ref = folders["ref"]
-    game = ref / "game"
-    out = pbem("new", scenario, "--us", ref / "us.pub", "--jp", ref / "jp.pub", "--referee", ref / "ref.pub", "--key", ref / "ref.key",
-               "--out", game, "--option", "hidden-units")
-    assert "JP sends his secret set-up first" in out
-    seq, awaited = 0, []
-    while True:
-        turn = game / f"turn-{seq:04d}.pbem"
-        for side in ("US", "JP"):
-            shutil.copy(turn, folders[side] / "game" / turn.name)
-        public = json.loads(pbem("view", turn, "--key", ref / "ref.key", "--json"))
-        if public["over"]:
-            break
-        side = public["awaiting"]
-        awaited.append(side)
-        mine = folders[side] / "game" / turn.name
-        key = folders[side] / f"{side.lower()}.key"
-        orders = folders[side] / f"orders-{seq}.json"
-        pbem("bot", mine, "--key", key, "-o", orders, "--seed", seed)
-        assert "orders are valid" in pbem("validate", orders, "--turn", mine, "--key", key)
-        pbem("submit", orders, "--turn", mine, "--key", key)
-        sent = folders[side] / "game" / f"orders-{seq:04d}-{side}.pbem"
-        shutil.copy(sent, game / sent.name)
-        pbem("adjudicate", turn, game / sent.name, "--key", ref / "ref.key")
-        seq += 1
-        assert seq <= 80
-    views = {side: json.loads(pbem("view", folders[side] / "game" / turn.name, "--key", folders[side] / f"{side.lower()}.key", "--json"))
-             for side in ("US", "JP")}
-    return {"folders": folders, "views": views, "public": public, "turns": seq, "awaited": awaited}
+    def by_bot(side, turn: Path, key: Path, orders: Path, _view: dict) -> None:
+        pbem("bot", turn, "--key", key, "-o", orders, "--seed", seed)
+
+    game = play_by_mail(base, scenario, by_bot, new_args=("--option", "hidden-units"))
+    assert "JP sends his secret set-up first" in game["said"]
+    return game | {"views": game["final"], "turns": game["last"]}
 
 
 @pytest.mark.parametrize("scenario", ["leyte-assault", "leyte-mountain-barrier", "leyte-final-collapse"])

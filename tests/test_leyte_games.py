@@ -4,64 +4,22 @@ referee protocol, with simple scripted orders; then verified, audited, and its v
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem.cli import app
 from pbem.datafiles import load_scenario
 from tests.leyte_script import scripted_orders
-
-RUNNER = CliRunner()
-
-
-def pbem(*args) -> str:
-    result = RUNNER.invoke(app, [str(a) for a in args])
-    assert result.exit_code == 0, f"pbem {' '.join(map(str, args))} -> {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result.output
-
+from tests.mail_game import pbem, play_by_mail
 
 def play(base: Path, scenario: str, plans: dict[str, dict], *, edition: str = "dg-2009") -> dict:
     """Three folders (referee, US, JP) exchanging only files; returns the final views and the folders."""
-    folders = {name: base / name for name in ("ref", "US", "JP")}
-    for name, folder in folders.items():
-        folder.mkdir()
-        pbem("keygen", name.lower(), "--dir", folder, "--no-passphrase")
-    for side in ("US", "JP"):
-        shutil.copy(folders[side] / f"{side.lower()}.pub", folders["ref"])
-    ref = folders["ref"]
-    game = ref / "game"
-    pbem("new", scenario, "--us", ref / "us.pub", "--jp", ref / "jp.pub", "--referee", ref / "ref.pub", "--key", ref / "ref.key",
-         "--out", game, "--edition", edition)
-    for side in ("US", "JP"):
-        (folders[side] / "game").mkdir()
     board = load_scenario(scenario).board
-    seq = 0
-    while True:
-        turn = game / f"turn-{seq:04d}.pbem"
-        for side in ("US", "JP"):
-            shutil.copy(turn, folders[side] / "game" / turn.name)
-        public = json.loads(pbem("view", turn, "--key", ref / "ref.key", "--json"))
-        if public["over"]:
-            break
-        side = public["awaiting"]
-        mine = folders[side] / "game" / turn.name
-        key = folders[side] / f"{side.lower()}.key"
-        view = json.loads(pbem("view", mine, "--key", key, "--json"))
-        orders = folders[side] / f"orders-{seq}.json"
+
+    def scripted(side, _turn, _key, orders: Path, view: dict) -> None:
         orders.write_text(json.dumps(scripted_orders(board, view, plans.get(side, {}))))
-        pbem("validate", orders, "--turn", mine, "--key", key)
-        pbem("submit", orders, "--turn", mine, "--key", key)
-        sent = folders[side] / "game" / f"orders-{seq:04d}-{side}.pbem"
-        shutil.copy(sent, game / sent.name)
-        pbem("adjudicate", turn, game / sent.name, "--key", ref / "ref.key")
-        seq += 1
-        assert seq <= 60
-    final = {side: json.loads(pbem("view", folders[side] / "game" / turn.name, "--key", folders[side] / f"{side.lower()}.key", "--json"))
-             for side in ("US", "JP")}
-    return {"folders": folders, "final": final, "public": public, "last": seq}
+
+    return play_by_mail(base, scenario, scripted, new_args=("--edition", edition), limit=60)
 
 
 def points_by(report: dict, side: str) -> dict[str, int]:
