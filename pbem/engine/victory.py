@@ -5,6 +5,11 @@ through adjacent hexes to a beach hex.  No hex on it may hold an enemy unit,
 nor lie in an enemy zone of control unless a friendly unit occupies it; it
 crosses no sea and no prohibited hexside.  The first three hexes may be of
 any kind; every step after the third must cross a road or trail hexside.
+
+:func:`has_line_of_communications` answers for one unit by a search from
+it; :func:`traced_hexes` answers for every unit of a side at once by one
+search back from the targets, which is what the scorer asks at the end of
+a scenario (a test holds the two to the same answers on random boards).
 """
 
 from __future__ import annotations

@@ -130,6 +130,13 @@ def mail_lines(text: str) -> list[str]:
     return [line.rstrip(" \t") for line in lines]
 
 
+#: Blocks read lately, by text and kind: ``verify`` reads each turn file once to refuse damage
+#: before it checks anything, then again to check the chain.  A refusal is never kept (it names
+#: its source); what a block holds does not depend on the source.
+_READ: dict[tuple[str, str | None], tuple[str, dict[str, str], bytes]] = {}
+_READ_KEPT = 256
+
+
 def dearmour(
     text: str, expected_kind: str | None = None, source: str = "input"
 ) -> tuple[str, dict[str, str], bytes]:
@@ -138,6 +145,17 @@ def dearmour(
     With ``expected_kind`` only blocks of that kind count (a mail may carry
     several kinds).  Any damage is :class:`BadInput` naming ``source``.
     """
+    found = _READ.get((text, expected_kind))
+    if found is None:
+        found = _dearmour(text, expected_kind, source)
+        if len(_READ) >= _READ_KEPT:
+            del _READ[next(iter(_READ))]
+        _READ[(text, expected_kind)] = found
+    kind, headers, payload = found
+    return kind, dict(headers), payload
+
+
+def _dearmour(text: str, expected_kind: str | None, source: str) -> tuple[str, dict[str, str], bytes]:
     lines = mail_lines(text)
     starts = []
     for index, line in enumerate(lines):
