@@ -157,6 +157,9 @@ def _instance_maker(model: type[M]) -> Callable[[dict], M]:
             continue
         if field.default_factory is None and type(field.default) in _IMMUTABLE:
             defaults[name] = lambda made, value=field.default: value
+        elif field.default_factory is not None and getattr(field, "default_factory_takes_validated_data", True) is False:
+            # What get_default does, without its reading the factory's signature again at every call.
+            defaults[name] = lambda made, factory=field.default_factory: factory()
         else:
             defaults[name] = lambda made, field=field: field.get_default(call_default_factory=True, validated_data=made)
     set_attribute = object.__setattr__

@@ -98,6 +98,25 @@ def test_an_opening_position_round_trips():
     assert state_from_json(state_to_json(state)) == state
 
 
+def _validated(value):
+    """``value`` built again by pydantic's validation from the same fields (the models within too)."""
+    if isinstance(value, BaseModel):
+        return type(value)(**{name: _validated(getattr(value, name)) for name in value.model_fields_set})
+    if isinstance(value, tuple):
+        return tuple(_validated(v) for v in value)
+    return value
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+@pytest.mark.parametrize("scenario_id", sorted(scenario_paths()))
+def test_the_opening_position_is_built_as_validation_builds_it(scenario_id, hidden):
+    """``opening`` constructs the state of the checked scenario's values (no validator built for an audit)."""
+    scenario = construct(Scenario, scenario_document(scenario_paths()[scenario_id]), trusted=True)
+    state = opening(scenario, hidden=hidden)
+    same(state, _validated(state))
+    assert (state.hidden is not None) == hidden
+
+
 @pytest.mark.parametrize("document", [
     {"moves": [{"unit": "a", "path": ["0101"]}], "attacks": "none"},
     {"moves": [{"unit": "a", "path": ["0101"], "speed": 3}]},

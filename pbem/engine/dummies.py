@@ -36,7 +36,7 @@ def is_dummy(unit: Unit) -> bool:
 
 def dummy_counters(count: int, move: int) -> list[Unit]:
     """The scenario's dummies, numbered; ``move`` is the fastest Japanese unit's allowance (19B.6)."""
-    return [Unit(id=f"JP-dummy-{n}", side="JP", kind=DUMMY, defense=0, move=move) for n in range(1, count + 1)]
+    return [Unit.model_construct(id=f"JP-dummy-{n}", side="JP", kind=DUMMY, defense=0, move=move) for n in range(1, count + 1)]
 
 
 def removed(unit: str, hex_id: str, rule: str, why: str) -> Event:

@@ -24,7 +24,7 @@ from fractions import Fraction
 from pbem.engine import hexes
 from pbem.engine.board import Board
 from pbem.engine.placement import Placement
-from pbem.engine.victory import has_line_of_communications
+from pbem.engine.victory import traced_hexes
 from pbem.model.common import ELIMINATED, SIDES, Side, enemy_of
 from pbem.model.scenario import Objective, Scenario, VictoryTerm
 from pbem.model.state import Award, GameState
@@ -127,15 +127,20 @@ class _Scorer:
         if scenario.loc_beaches is not None:
             beaches = board.area_hexes(scenario.loc_beaches) & board.beaches
         self.loc_beaches = beaches
-        self._loc_cache: dict[tuple[str, str | None], bool] = {}
+        self._traced: dict[tuple[Side, str | None], frozenset[str]] = {}
 
     def has_loc(self, unit_id: str, area: str | None = None) -> bool:
-        """A Line of Communications to an active beach (15.31), or to a map area's hexes (16.34)."""
-        key = (unit_id, area)
-        if key not in self._loc_cache:
+        """A Line of Communications to an active beach (15.31), or to a map area's hexes (16.34).
+
+        Traced once per side and targets for every unit at once (:func:`traced_hexes`).
+        """
+        if not self.placement.on_map(unit_id):
+            return False
+        key = (self.units[unit_id].side, area)
+        if key not in self._traced:
             targets = self.loc_beaches if area is None else self.board.area_hexes([area])
-            self._loc_cache[key] = has_line_of_communications(self.board, self.placement, unit_id, targets=targets)
-        return self._loc_cache[key]
+            self._traced[key] = traced_hexes(self.board, self.placement, key[0], targets=targets)
+        return self.placement.where(unit_id) in self._traced[key]
 
     def on_map(self, side: Side) -> list[str]:
         """The side's units on the map; a dummy is no unit for victory (19B.6: it scores and costs nothing)."""

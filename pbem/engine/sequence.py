@@ -42,9 +42,11 @@ def opening(scenario: Scenario, *, hidden: bool = False) -> GameState:
         dummies = dummy_counters(limits.dummies, fastest)
         counters += tuple(dummies)
         locations |= {d.id: OFFMAP for d in dummies}
-        limited = HiddenState(radius=limits.radius)
-    return GameState(
-        position=Position(turn=turn, phasing=scenario.first_player, phase="movement", gsp=scenario.gsp_for(turn)),
+        limited = HiddenState.model_construct(radius=limits.radius)
+    # Built of the checked scenario's values, so constructed: validating would build
+    # pydantic's validators for the whole state, which no other step of an audit needs.
+    return GameState.model_construct(
+        position=Position.model_construct(turn=turn, phasing=scenario.first_player, phase="movement", gsp=scenario.gsp_for(turn)),
         units=counters,
         locations=locations,
         hidden=limited,

@@ -89,10 +89,11 @@ def _check_opening(report: AuditReport, reveal: Reveal, turn: TurnFile, opening)
     def fail(problem: str) -> None:
         report.findings.append(Finding(turn.source, f"{problem} (revealed in {reveal.source})", turn.seq))
 
-    if opening.state is not None and not check_state_commitment(*opening.state, turn.state_commitment):
+    # Every opening was read from canonical JSON (a reveal file, or the sealed parts opened).
+    if opening.state is not None and not check_state_commitment(*opening.state, turn.state_commitment, parsed=True):
         fail("the revealed full state does not match the state commitment")
     for side, (nonce, view) in opening.views.items():
-        if not check_view_commitment(nonce, view, turn.view_commitments[side]):
+        if not check_view_commitment(nonce, view, turn.view_commitments[side], parsed=True):
             fail(f"the revealed {side} view does not match the {side} view commitment")
             continue
         report.views_checked += 1

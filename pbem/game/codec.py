@@ -20,7 +20,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     doc = {
         "format": STATE_FORMAT,
         "position": dump(state.position),
-        "units": [dump(u, exclude_none=True) for u in state.units],
+        "units": _units_json(state.units),
         "locations": dict(sorted(state.locations.items())),
         "no_fpf": sorted(state.no_fpf),
         "exits": [dump(e) for e in state.exits],
@@ -32,6 +32,20 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         hidden = state.hidden
         doc["hidden"] = {"deployed": hidden.deployed, "exposed": sorted(hidden.exposed), "priority": list(hidden.priority), "radius": hidden.radius}
     return doc
+
+
+#: The units tuple written out last, and what it gave: a player-turn writes the same units three times
+#: (the full state and both views share the tuple), and an audit does so for every player-turn.
+_last_units: list = [None, []]
+
+
+def _units_json(units: tuple) -> list[dict[str, Any]]:
+    """The units written out, once per units tuple (kept, so that its id is never reused); each call gets its own dicts."""
+    from pbem.dump import dump
+
+    if _last_units[0] is not units:
+        _last_units[:] = [units, [dump(u, exclude_none=True) for u in units]]
+    return [dict(u) for u in _last_units[1]]
 
 
 def state_from_json(doc: dict[str, Any]) -> GameState:

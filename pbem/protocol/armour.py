@@ -130,6 +130,13 @@ def mail_lines(text: str) -> list[str]:
     return [line.rstrip(" \t") for line in lines]
 
 
+#: Blocks read lately, by text and kind: ``verify`` reads each turn file once to refuse damage
+#: before it checks anything, then again to check the chain.  A refusal is never kept (it names
+#: its source); what a block holds does not depend on the source.
+_READ: dict[tuple[str, str | None], tuple[str, dict[str, str], bytes]] = {}
+_READ_KEPT = 256
+
+
 def dearmour(
     text: str, expected_kind: str | None = None, source: str = "input"
 ) -> tuple[str, dict[str, str], bytes]:
@@ -138,6 +145,17 @@ def dearmour(
     With ``expected_kind`` only blocks of that kind count (a mail may carry
     several kinds).  Any damage is :class:`BadInput` naming ``source``.
     """
+    found = _READ.get((text, expected_kind))
+    if found is None:
+        found = _dearmour(text, expected_kind, source)
+        if len(_READ) >= _READ_KEPT:
+            del _READ[next(iter(_READ))]
+        _READ[(text, expected_kind)] = found
+    kind, headers, payload = found
+    return kind, dict(headers), payload
+
+
+def _dearmour(text: str, expected_kind: str | None, source: str) -> tuple[str, dict[str, str], bytes]:
     lines = mail_lines(text)
     starts = []
     for index, line in enumerate(lines):
@@ -172,14 +190,24 @@ def dearmour(
     return kind, *_read_block(lines, start, depth, kind, source)
 
 
-def _read_block(
-    lines: list[str], start: int, depth: int, kind: str, source: str
-) -> tuple[dict[str, str], bytes]:
-    def fail(message: str, line_no: int | None = None) -> BadInput:
-        where = f"line {line_no + 1}: " if line_no is not None else ""
-        return BadInput(f"PBEM {kind} block damaged in transit: {where}{message}", file=source, hint=_RESEND)
+def _plain_body(lines: list[str], start: int, end_line: str) -> list[tuple[int, str]] | None:
+    """The block's lines as they are, when nothing was done to them: no quoting, no indent, the END line alone.
 
-    end_line = f"-----END PBEM {kind}-----"
+    ``None`` for any other block, which :func:`_body` reads line by line (it names what is wrong).
+    """
+    try:
+        stop = lines.index(end_line, start + 1)
+    except ValueError:
+        return None
+    block = lines[start + 1 : stop]
+    text = "\n" + "\n".join(block)
+    if end_line in text or any(mark in text for mark in ("\n>", "\n|", "\n ", "\n\t")):
+        return None
+    return list(enumerate(block, start + 1))
+
+
+def _body(lines: list[str], start: int, depth: int, end_line: str, fail) -> list[tuple[int, str]]:
+    """The block's lines from BEGIN to END, each unquoted to the BEGIN line's depth."""
     body: list[tuple[int, str]] = []
     for index in range(start + 1, len(lines)):
         quoted, content = unquoted(lines[index])
@@ -192,7 +220,20 @@ def _read_block(
         body.append((index, content))
     else:
         raise fail(f"no {end_line} line: the block is cut off")
+    return body
 
+
+def _read_block(
+    lines: list[str], start: int, depth: int, kind: str, source: str
+) -> tuple[dict[str, str], bytes]:
+    def fail(message: str, line_no: int | None = None) -> BadInput:
+        where = f"line {line_no + 1}: " if line_no is not None else ""
+        return BadInput(f"PBEM {kind} block damaged in transit: {where}{message}", file=source, hint=_RESEND)
+
+    end_line = f"-----END PBEM {kind}-----"
+    body = _plain_body(lines, start, end_line)
+    if body is None:
+        body = _body(lines, start, depth, end_line, fail)
     body = [(index, content) for index, content in body if content != ""]
     headers: dict[str, str] = {}
     position = 0
@@ -213,17 +254,22 @@ def _read_block(
     if len(data_lines) < 2:
         raise fail("no payload")
     *payload_lines, (checksum_index, checksum_line) = data_lines
-    for index, content in payload_lines:
-        if not _B64_LINE_RE.fullmatch(content):
-            raise fail("is not a base64 line", index)
-    checksum = _CHECKSUM_RE.fullmatch(checksum_line)
-    if not checksum:
-        raise fail("expected the checksum line '=XXXXXXXX' before the END line", checksum_index)
     encoded = "".join(content for _, content in payload_lines)
     try:
         payload = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise fail("the base64 text is damaged") from None
+        payload = None
+    if payload is None:
+        # Text that decodes holds only base64 characters, so only a block that does not
+        # is looked at line by line, to name the first line that is not base64.
+        for index, content in payload_lines:
+            if not _B64_LINE_RE.fullmatch(content):
+                raise fail("is not a base64 line", index)
+    checksum = _CHECKSUM_RE.fullmatch(checksum_line)
+    if not checksum:
+        raise fail("expected the checksum line '=XXXXXXXX' before the END line", checksum_index)
+    if payload is None:
+        raise fail("the base64 text is damaged")
     if not payload or base64.b64encode(payload).decode("ascii") != encoded:
         raise fail("the base64 text is damaged")
     if _checksum(kind, headers, payload) != checksum.group(1):

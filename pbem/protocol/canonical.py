@@ -59,18 +59,20 @@ def _check_keys(value: Any, path: str) -> None:
                 _check_keys(item, f"{path}[{index}]")
 
 
-def canonical_bytes(obj: Any) -> bytes:
+def canonical_bytes(obj: Any, *, parsed: bool = False) -> bytes:
     """The one byte string that stands for ``obj`` when hashed or signed.
 
     Raises :class:`NotCanonical` for NaN, ±Infinity, non-string keys and
-    values JSON has no form for (sets, bytes, …).
+    values JSON has no form for (sets, bytes, …).  ``parsed``: ``obj`` is
+    what :func:`parse_canonical` gave (every key a string already), so the
+    keys are not checked again.
     """
     try:
         text = _dumps(obj)
         # ``json.dumps`` writes a key 1 as "1": the text read back differs from ``obj`` exactly
         # when some key is not a string (or a tuple became a list), and only then is every key
         # looked at, which costs far more than reading back in C.
-        if json.loads(text) != obj:
+        if not parsed and json.loads(text) != obj:
             _check_keys(obj, "$")
         return text.encode("utf-8")
     except NotCanonical:
@@ -161,6 +163,14 @@ def parse_canonical(data: bytes, *, source: str | None = None, what: str = "cont
     meaning and no byte can be changed without changing the meaning.
     """
     hint = "the file was altered or damaged; ask for a fresh copy"
+    try:
+        # Read in C, no hook: bytes that are the canonical writing of what they parse to
+        # hold no repeated key and no constant, so only other bytes take the checking road.
+        obj = json.loads(data.decode("utf-8"))
+        if _dumps(obj).encode("utf-8") == data:
+            return obj
+    except (UnicodeError, ValueError, RecursionError):
+        pass
     try:
         text = data.decode("utf-8")
         obj = json.loads(

@@ -40,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.protocol.canonical import canonical_bytes
@@ -54,9 +54,7 @@ _TURN_SEED_DOMAIN = b"pbem-v1/turn-seed\x00"
 
 
 def _secret(player: PrivateIdentity) -> bytes:
-    raw = player.signing_key.private_bytes(
-        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
-    )
+    raw = player.signing_key.private_bytes_raw()  # the Raw/Raw/NoEncryption bytes, without loading serialization
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_SECRET_INFO).derive(raw)
 
 

@@ -67,10 +67,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.fernet import Fernet, InvalidToken
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519, x25519
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from pbem.errors import BadInput
 from pbem.protocol import fields
@@ -201,11 +198,10 @@ class PrivateIdentity:
         self._name = name
         self._signing_key = signing_key
         self._encryption_key = encryption_key
-        raw = serialization.Encoding.Raw
         self._public = PublicIdentity(
             name,
-            signing_key.public_key().public_bytes(raw, serialization.PublicFormat.Raw),
-            encryption_key.public_key().public_bytes(raw, serialization.PublicFormat.Raw),
+            signing_key.public_key().public_bytes_raw(),
+            encryption_key.public_key().public_bytes_raw(),
         )
 
     @property
@@ -248,7 +244,13 @@ def generate(name: str) -> PrivateIdentity:
 # ---------------------------------------------------------------- key files
 
 
+# serialization (PEM), Fernet and scrypt are imported where a private key file is written or
+# read: commands that only check signed files (verify, audit) never load them.
+
+
 def _pem(key: ed25519.Ed25519PrivateKey | x25519.X25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -257,6 +259,8 @@ def _pem(key: ed25519.Ed25519PrivateKey | x25519.X25519PrivateKey) -> str:
 
 
 def _fernet_key(passphrase: bytes, salt: bytes, n: int, r: int, p: int) -> bytes:
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
     derived = Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(passphrase)
     return base64.urlsafe_b64encode(derived)
 
@@ -280,6 +284,8 @@ def private_file_text(identity: PrivateIdentity, passphrase: bytes | None, *, sc
             )
         if not (_SCRYPT_N_RANGE[0] <= scrypt_n <= _SCRYPT_N_RANGE[1]) or scrypt_n & (scrypt_n - 1):
             raise ValueError(f"scrypt n={scrypt_n} must be a power of two in {_SCRYPT_N_RANGE}")
+        from cryptography.fernet import Fernet
+
         salt = secrets.token_bytes(16)
         fernet = Fernet(_fernet_key(passphrase, salt, scrypt_n, SCRYPT_R, SCRYPT_P))
         document["protection"] = "scrypt+fernet"
@@ -384,6 +390,8 @@ def _unseal_keys(document: dict, where: fields.Where, passphrase: bytes | None) 
     if not (_SCRYPT_N_RANGE[0] <= n <= _SCRYPT_N_RANGE[1]) or n & (n - 1) or not (1 <= r <= 32) or not (1 <= p <= 16):
         raise kdf_where.fail("scrypt parameters out of range", hint="the key file is damaged; restore it from your backup")
     token = fields.string(document["keys_sealed"], where.at("keys_sealed"))
+    from cryptography.fernet import Fernet, InvalidToken
+
     try:
         plaintext = Fernet(_fernet_key(passphrase, salt, n, r, p)).decrypt(token.encode("ascii"))
     except (InvalidToken, UnicodeEncodeError, ValueError):
@@ -396,6 +404,8 @@ def _unseal_keys(document: dict, where: fields.Where, passphrase: bytes | None) 
 
 
 def _load_pem(value, key_type, where: fields.Where):
+    from cryptography.hazmat.primitives import serialization
+
     text = fields.string(value, where)
     try:
         key = serialization.load_pem_private_key(text.encode("ascii"), password=None)

@@ -126,23 +126,23 @@ def new_game_id() -> str:
     return secrets.token_hex(16)
 
 
-def commit_state(nonce: bytes, state: Any) -> str:
-    """The commitment to a full state published in a turn file."""
-    return DIGEST_PREFIX + hashlib.sha256(_STATE_DOMAIN + nonce + canonical_bytes(state)).hexdigest()
+def commit_state(nonce: bytes, state: Any, *, parsed: bool = False) -> str:
+    """The commitment to a full state published in a turn file (``parsed``: as :func:`canonical_bytes` takes it)."""
+    return DIGEST_PREFIX + hashlib.sha256(_STATE_DOMAIN + nonce + canonical_bytes(state, parsed=parsed)).hexdigest()
 
 
-def check_state_commitment(nonce: bytes, state: Any, commitment: str) -> bool:
-    """True when ``(nonce, state)`` is what ``commitment`` was made to."""
-    return hmac.compare_digest(commit_state(nonce, state).encode(), commitment.encode("utf-8", "replace"))
+def check_state_commitment(nonce: bytes, state: Any, commitment: str, *, parsed: bool = False) -> bool:
+    """True when ``(nonce, state)`` is what ``commitment`` was made to; ``parsed``: ``state`` was read from canonical JSON."""
+    return hmac.compare_digest(commit_state(nonce, state, parsed=parsed).encode(), commitment.encode("utf-8", "replace"))
 
 
-def commit_view(nonce: bytes, view: Any) -> str:
+def commit_view(nonce: bytes, view: Any, *, parsed: bool = False) -> str:
     """The signed, public commitment to one side's sealed view."""
-    return DIGEST_PREFIX + hashlib.sha256(_VIEW_DOMAIN + nonce + canonical_bytes(view)).hexdigest()
+    return DIGEST_PREFIX + hashlib.sha256(_VIEW_DOMAIN + nonce + canonical_bytes(view, parsed=parsed)).hexdigest()
 
 
-def check_view_commitment(nonce: bytes, view: Any, commitment: str) -> bool:
-    return hmac.compare_digest(commit_view(nonce, view).encode(), commitment.encode("utf-8", "replace"))
+def check_view_commitment(nonce: bytes, view: Any, commitment: str, *, parsed: bool = False) -> bool:
+    return hmac.compare_digest(commit_view(nonce, view, parsed=parsed).encode(), commitment.encode("utf-8", "replace"))
 
 
 def view_info(game: str, seq: int, side: str) -> bytes:
@@ -573,7 +573,7 @@ def open_view_opening(turn: TurnFile, side: str, identity: PrivateIdentity) -> t
     where = fields.Where(turn.source, f"views.{side}")
     content = fields.obj(parse_canonical(plaintext, source=turn.source, what=f"the {side} view"), where, {"nonce", "view"})
     nonce = fields.b64(content["nonce"], where.at("nonce"), length=32)
-    if not check_view_commitment(nonce, content["view"], turn.view_commitments[side]):
+    if not check_view_commitment(nonce, content["view"], turn.view_commitments[side], parsed=True):
         raise VerificationFailed(f"the sealed {side} view does not match the view commitment the referee signed", **faulty)
     return nonce, content["view"]
 
@@ -600,7 +600,7 @@ def open_referee_state(turn: TurnFile, referee: PrivateIdentity) -> RefereeState
         raise where.at("format").fail(f"referee state format {content['format']!r} is not {REFEREE_STATE_FORMAT!r}")
     nonce = fields.b64(content["nonce"], where.at("nonce"), length=32)
     next_seed = fields.b64(content["next_seed"], where.at("next_seed"), length=SEED_LENGTH)
-    if not check_state_commitment(nonce, content["state"], turn.state_commitment):
+    if not check_state_commitment(nonce, content["state"], turn.state_commitment, parsed=True):
         raise VerificationFailed(
             "the sealed full state does not match the state commitment",
             file=turn.source, field="state_commitment", hint="the referee's file is faulty",

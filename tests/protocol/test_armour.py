@@ -85,6 +85,9 @@ def replace_line(text, index, new):
         (lambda t: t.replace("TURN", "ORDERS"), "not a PBEM TURN"),
         (lambda t: replace_line(t, 5, "AAAA" + t.split("\n")[5][4:]), "checksum"),
         (lambda t: replace_line(t, 5, "A*A" + t.split("\n")[5][3:]), "not a base64 line"),
+        (lambda t: replace_line(t, 5, t.split("\n")[5][:-1] + "-"), "line 6: is not a base64 line"),
+        (lambda t: replace_line(t, 5, "A=A" + t.split("\n")[5][3:]), "the base64 text is damaged"),
+        (lambda t: replace_line(t, 5, "A*A" + t.split("\n")[5][3:]).replace("\n=", "\n#"), "line 6: is not a base64 line"),
         (lambda t: t.replace("Sequence: 3", "Sequence: 4"), "checksum"),
         (lambda t: t.replace("Sequence: 3\n", "Sequence 3\n"), "damaged in transit"),
         (lambda t: t.replace("Game: ", "Game:"), "header"),
@@ -139,3 +142,23 @@ def test_bad_kind_is_a_programming_error(kind):
 def test_bad_header_is_a_programming_error(headers):
     with pytest.raises(ValueError):
         armour("TURN", b"x", headers)
+
+
+def test_a_block_read_again_is_not_read_twice_and_a_refusal_names_each_source(monkeypatch):
+    """``verify`` refuses damage first, then checks the chain: the second reading of a file costs nothing."""
+    from pbem.protocol import armour as module
+
+    reads = []
+    real = module._dearmour
+    monkeypatch.setattr(module, "_dearmour", lambda *args: reads.append(args[2]) or real(*args))
+    text = block(b"read twice")
+    first = dearmour(text, "TURN", "a.pbem")
+    first[1]["Game"] = "changed by a caller"
+    assert dearmour(str(text), "TURN", "b.pbem") == ("TURN", HEADERS, b"read twice")
+    assert reads == ["a.pbem"]
+    damaged = text.replace("Sequence: 3", "Sequence: 4")
+    for source in ("c.pbem", "d.pbem"):
+        with pytest.raises(BadInput) as caught:
+            dearmour(damaged, "TURN", source)
+        assert caught.value.file == source
+    assert reads == ["a.pbem", "c.pbem", "d.pbem"]

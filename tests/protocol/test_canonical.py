@@ -49,6 +49,20 @@ def test_parse_refuses_non_canonical(data):
     assert caught.value.file == "x.txt"
 
 
+@pytest.mark.parametrize("data, words", [
+    (b'{"a":1,"a":1}', "key 'a' appears twice"),
+    (b'{"a":NaN}', "NaN is not allowed"),
+    (b'"\\ud800"', "cannot be written as canonical JSON"),
+    (b'{"a": 1}', "not in canonical JSON form"),
+    (b"\xff", "not valid JSON"),
+])
+def test_parse_names_what_is_not_canonical(data, words):
+    """The quick reading of canonical bytes leaves every refusal to the checking road, with its own words."""
+    with pytest.raises(BadInput) as caught:
+        parse_canonical(data, source="x.txt")
+    assert words in caught.value.message
+
+
 @given(st.binary(max_size=64))
 def test_b64_round_trip(data):
     assert b64d(b64e(data)) == data
