@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from pbem.engine import hexes
 from pbem.engine.board import Board
+from pbem.matching import augment
 from pbem.model.common import NOT_ON_MAP
 
 
@@ -78,20 +79,8 @@ def forced_attacks(view: dict) -> list[dict]:
     touch = {u: [e for e in theirs if hexes.adjacent(where[u], where[e])] for u in mine}
     touched_by = {e: [u for u in mine if e in touch[u]] for e in theirs}
     match: dict[str, str] = {}  # own unit -> enemy
-
-    def augment(e: str, seen: set[str]) -> bool:
-        for u in touched_by[e]:
-            if u in seen:
-                continue
-            seen.add(u)
-            if u not in match or augment(match[u], seen):
-                match[u] = e
-                return True
-        return False
-
     for e in theirs:
-        if touched_by[e]:
-            augment(e, set())
+        augment(e, touched_by, match)
     attacks = {e: {"attackers": [u], "defenders": [e]} for u, e in match.items()}
     for e in theirs:
         if touched_by[e] and e not in attacks:

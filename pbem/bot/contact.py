@@ -21,6 +21,7 @@ from pbem.bot.odds import Attackers
 from pbem.bot.sight import Sight
 from pbem.engine import hexes
 from pbem.engine.hexes import Hex
+from pbem.matching import augment
 
 
 @dataclass
@@ -48,17 +49,6 @@ def touching(sight: Sight, final: dict[str, Hex]) -> dict[str, list[str]]:
     return found
 
 
-def _augment(e: str, adjacent: dict[str, list[str]], owner: dict[str, str], seen: set[str]) -> bool:
-    for m in adjacent[e]:
-        if m in seen:
-            continue
-        seen.add(m)
-        if m not in owner or _augment(owner[m], adjacent, owner, seen):
-            owner[m] = e
-            return True
-    return False
-
-
 def mandatory_attacks(sight: Sight, final: dict[str, Hex], choose: Chooser) -> list[Group]:
     """Attacks meeting every obligation of 7.11, 7.12 and 8.31 on the position after the moves ``final``."""
     touch = touching(sight, final)
@@ -70,7 +60,7 @@ def mandatory_attacks(sight: Sight, final: dict[str, Hex], choose: Chooser) -> l
             by_enemy.setdefault(e, []).append(m)
     owner: dict[str, str] = {}  # my unit -> the enemy it is matched to
     for e in sorted(by_enemy, key=lambda e: (len(by_enemy[e]), e)):
-        _augment(e, by_enemy, owner, set())
+        augment(e, by_enemy, owner)
     groups: dict[str, Group] = {m: Group([e], Attackers([m], [])) for m, e in sorted(owner.items())}
     matched = set(owner.values())
     for e in sorted(by_enemy):

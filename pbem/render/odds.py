@@ -29,6 +29,7 @@ from pbem.engine.dice import FixedDice
 from pbem.engine.engagement import BANZAI_KINDS, Engagement, engage, tenacity_applies
 from pbem.engine.fpf import may_give_fpf
 from pbem.engine.phase_state import CombatPhaseState
+from pbem.matching import augment
 from pbem.model.defense import Defense
 from pbem.model.orders import Attack, Orders
 from pbem.model.ruleset import Ruleset
@@ -174,19 +175,8 @@ def _one_gun_per_hex(phase: CombatPhaseState, eligible: dict[str, list[str]]) ->
     """
     serves = {a: sorted({phase.placement.where(d) for d in ds}) for a, ds in eligible.items()}
     holder: dict[str, str] = {}
-
-    def place(gun: str, tried: set[str]) -> bool:
-        for h in serves[gun]:
-            if h in tried:
-                continue
-            tried.add(h)
-            if h not in holder or place(holder[h], tried):
-                holder[h] = gun
-                return True
-        return False
-
     for gun in sorted(eligible, key=lambda a: (-phase.units[a].fpf, a)):
-        place(gun, set())
+        augment(gun, serves, holder)
     return sorted(holder.values())
 
 
