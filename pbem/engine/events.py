@@ -13,6 +13,18 @@ from typing import Any
 
 Event = dict[str, Any]
 
+MOVEMENT_EVENTS = ("moved", "entered", "retreated", "advanced", "displaced")
+"""The events that move a unit from hex to hex."""
+
+
+def visited(event: Event) -> list[str]:
+    """The hexes a movement event's unit stood in, in order (start included)."""
+    if event["type"] == "entered":
+        return [event["hex"], *event["path"]]
+    if event["type"] == "displaced":
+        return [event["from"], event["to"]]
+    return [event["from"], *event["path"]]
+
 
 def mp(value: Fraction) -> int | float:
     """A movement-point amount as JSON: an int when whole, else a float (halves are exact)."""

@@ -26,20 +26,8 @@ from typing import Iterable
 from pbem.engine import hexes
 from pbem.engine.board import Board
 from pbem.engine.dummies import clear, is_dummy
-from pbem.engine.events import Event
+from pbem.engine.events import MOVEMENT_EVENTS, Event, visited
 from pbem.engine.placement import Placement
-
-MOVEMENT_EVENTS = ("moved", "entered", "retreated", "advanced", "displaced")
-
-
-def visited(event: Event) -> list[str]:
-    """The hexes a movement event's unit stood in, in order (start included)."""
-    if event["type"] == "entered":
-        return [event["hex"], *event["path"]]
-    if event["type"] == "displaced":
-        return [event["from"], event["to"]]
-    return [event["from"], *event["path"]]
-
 
 def sightings(board: Board, events: Iterable[Event], japanese: set[str]) -> dict[int, list[str]]:
     """For each movement event (by position) of a Japanese unit: the clear hexes it was seen in (19B.3)."""

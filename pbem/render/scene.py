@@ -18,6 +18,7 @@ from typing import Any
 
 from pbem.engine import hexes
 from pbem.engine.board import Board
+from pbem.engine.events import MOVEMENT_EVENTS, visited
 from pbem.engine.hexes import Hex
 from pbem.model.common import ELIMINATED, OFFMAP
 from pbem.render.layout import Layout, around
@@ -28,7 +29,6 @@ KIND_LETTERS = {
     "armor": "A", "artillery": "G", "airassault": "P",
 }
 SEA_LETTER = "~"
-TRACK_KINDS = ("moved", "entered", "retreated", "advanced", "displaced")
 
 
 def terrain_letter(name: str) -> str:
@@ -240,16 +240,12 @@ def _locations_at_each_combat(events: list[dict], final: dict[str, str]) -> dict
 
 
 def _tracks(events: list[dict]) -> list[Track]:
-    found = []
-    for e in events:
-        kind = e["type"]
-        if kind == "entered":
-            found.append(Track(kind, e["unit"], (e["hex"], *e["path"])))
-        elif kind == "displaced":
-            found.append(Track(kind, e["unit"], (e["from"], e["to"])))
-        elif kind in TRACK_KINDS and e.get("path"):
-            found.append(Track(kind, e["unit"], (e["from"], *e["path"]), bool(e.get("eliminated"))))
-    return found
+    """Every move of the last player-turn (a move, retreat or advance that stayed put draws nothing)."""
+    return [
+        Track(e["type"], e["unit"], tuple(visited(e)), bool(e.get("eliminated")))
+        for e in events
+        if e["type"] in MOVEMENT_EVENTS and (e["type"] in ("entered", "displaced") or e.get("path"))
+    ]
 
 
 def _combats(events: list[dict], final: dict[str, str]) -> list[CombatMark]:
