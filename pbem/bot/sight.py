@@ -64,8 +64,8 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
     if state.hidden is not None:
         units = _as_reckoned(units, loaded.scenario)
     # A dummy never fights, and contact would expose it (19B.6): the bot leaves its dummies where they stand.
-    mine = [u.id for u in state.units if u.side == side and u.id in where and u.kind != "dummy"]
-    still = [u.id for u in state.units if u.side == side and u.id in where and u.kind == "dummy"]
+    mine = [u.id for u in state.units if u.side == side and u.id in where and not u.is_dummy]
+    still = [u.id for u in state.units if u.side == side and u.id in where and u.is_dummy]
     theirs = [u.id for u in state.units if u.side != side and u.id in where]
     waiting = [u.id for u in state.units if u.side == side and state.locations.get(u.id) == OFFMAP]
     enemy_at: dict[Hex, list[str]] = {}

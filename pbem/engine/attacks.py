@@ -107,7 +107,7 @@ class _AttackChecker:
             if unit.side != self.phasing:
                 self.add("7.0", a, f"{tag}: {a} is an enemy unit; only {self.phasing} units attack in this Combat Phase.")
                 continue
-            if unit.kind == "dummy":
+            if unit.is_dummy:
                 self.add("19B.6", a, f"{tag}: {a} is a dummy; a dummy never attacks (it leaves the map when contact exposes it).")
                 continue
             if not self.placement.on_map(a):

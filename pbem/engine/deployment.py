@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pbem.engine import hexes
 from pbem.engine.board import Board
-from pbem.engine.dummies import clear, is_dummy
+from pbem.engine.dummies import clear
 from pbem.engine.problems import Problem
 from pbem.model.orders import Orders
 from pbem.model.state import GameState
@@ -23,11 +23,11 @@ from pbem.model.state import GameState
 
 def setup_hexes(state: GameState) -> dict[str, str]:
     """The listed set-up units and the hexes the scenario gives them (unit -> hex), before the secret set-up."""
-    return {u.id: state.locations[u.id] for u in state.units if u.side == "JP" and not is_dummy(u) and state.on_map(u.id)}
+    return {u.id: state.locations[u.id] for u in state.units if u.side == "JP" and not u.is_dummy and state.on_map(u.id)}
 
 
 def dummies_of(state: GameState) -> list[str]:
-    return [u.id for u in state.units if is_dummy(u)]
+    return [u.id for u in state.units if u.is_dummy]
 
 
 def check_deployment(board: Board, state: GameState, orders: Orders) -> list[Problem]:
@@ -99,7 +99,7 @@ def apply_deployment(state: GameState, orders: Orders) -> GameState:
     locations.update(deployment.units)
     dummy_ids = dummies_of(state)
     placed = dict(zip(dummy_ids, deployment.dummies))
-    units = tuple(u for u in state.units if not is_dummy(u) or u.id in placed)
+    units = tuple(u for u in state.units if not u.is_dummy or u.id in placed)
     for unit in dummy_ids:
         if unit in placed:
             locations[unit] = placed[unit]

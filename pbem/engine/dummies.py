@@ -30,10 +30,6 @@ from pbem.model.units import Unit
 DUMMY = "dummy"
 
 
-def is_dummy(unit: Unit) -> bool:
-    return unit.kind == DUMMY
-
-
 def dummy_counters(count: int, move: int) -> list[Unit]:
     """The scenario's dummies, numbered; ``move`` is the fastest Japanese unit's allowance (19B.6)."""
     return [Unit.model_construct(id=f"JP-dummy-{n}", side="JP", kind=DUMMY, defense=0, move=move) for n in range(1, count + 1)]
@@ -54,7 +50,7 @@ def remove_seen_moving(board: Board, placement: Placement, move_events: list[Eve
     gone: dict[str, str] = {}
     for event in move_events:
         unit = event.get("unit")
-        if event["type"] not in ("moved", "entered") or unit not in placement.units or not is_dummy(placement.units[unit]):
+        if event["type"] not in ("moved", "entered") or unit not in placement.units or not placement.units[unit].is_dummy:
             continue
         start = event["from"] if event["type"] == "moved" else event["hex"]
         seen = next((h for h in [start, *event["path"]] if clear(board, h)), None)
@@ -68,7 +64,7 @@ def remove_in_contact(placement: Placement, side_of_dummies: Side = "JP") -> dic
     """Dummies standing in an enemy zone of control as a Combat Phase begins: removed.  Returns unit -> hex."""
     gone: dict[str, str] = {}
     for unit in placement.units_of(side_of_dummies):
-        if is_dummy(placement.units[unit]):
+        if placement.units[unit].is_dummy:
             here = placement.where(unit)
             if placement.in_enemy_zoc(here, side_of_dummies):
                 gone[unit] = here
@@ -81,7 +77,7 @@ def remove_attacked(placement: Placement, defenders: set[str]) -> dict[str, str]
     """Dummies named as defenders, a barrage from a distance included: exposed by the combat (19B.4) as the Combat
     Phase begins, and removed before any die is rolled.  Returns unit -> hex."""
     gone = {u: placement.where(u) for u in sorted(defenders)
-            if u in placement.units and is_dummy(placement.units[u]) and placement.on_map(u)}
+            if u in placement.units and placement.units[u].is_dummy and placement.on_map(u)}
     for unit in gone:
         placement.eliminate(unit)
     return gone
@@ -89,7 +85,7 @@ def remove_attacked(placement: Placement, defenders: set[str]) -> dict[str, str]
 
 def remove_in_clear(board: Board, placement: Placement) -> dict[str, str]:
     """Dummies left standing in a clear hex (pushed there by a displacement, 7.8): exposed, removed (19B.3)."""
-    gone = {u: placement.where(u) for u in placement.units_of("JP") if is_dummy(placement.units[u]) and clear(board, placement.where(u))}
+    gone = {u: placement.where(u) for u in placement.units_of("JP") if placement.units[u].is_dummy and clear(board, placement.where(u))}
     for unit in gone:
         placement.eliminate(unit)
     return gone
@@ -100,6 +96,3 @@ ATTACKED_WHY = "attacked; a dummy cannot fight"
 MOVING_WHY = "seen in a clear hex during its move"
 CLEAR_WHY = "left standing in a clear hex"
 
-
-def removal_events(gone: dict[str, str], rule: str, why: str) -> list[Event]:
-    return [removed(u, h, rule, why) for u, h in gone.items()]

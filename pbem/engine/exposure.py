@@ -25,7 +25,7 @@ from typing import Iterable
 
 from pbem.engine import hexes
 from pbem.engine.board import Board
-from pbem.engine.dummies import clear, is_dummy
+from pbem.engine.dummies import clear
 from pbem.engine.events import MOVEMENT_EVENTS, Event, visited
 from pbem.engine.placement import Placement
 
@@ -71,7 +71,7 @@ def exposed_now(board: Board, placement: Placement, exposed: Iterable[str], even
         if clear(board, placement.where(u)):
             found.add(u)
     return frozenset(u for u in found if u in placement.units and placement.units[u].side == "JP"
-                     and placement.on_map(u) and not is_dummy(placement.units[u]))
+                     and placement.on_map(u) and not placement.units[u].is_dummy)
 
 
 def intelligence_order(board: Board, placement: Placement, exposed: frozenset[str], priority: Iterable[str], targets: Iterable[str]) -> list[str]:

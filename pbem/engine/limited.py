@@ -80,12 +80,12 @@ def before_american_combat(board: Board, state: GameState, orders: Orders, place
         step.dice_used, step.gsp_spent = 1, INTELLIGENCE_COST
         priority = orders.intelligence.priority if orders.intelligence.priority is not None else hidden.priority
         step.events += expose_by_intelligence(board, placement, hidden.exposed, count, priority, "movement", step)
-    gone = {u: (h, dummies.CONTACT_WHY) for u, h in dummies.remove_in_contact(placement).items()}
+    gone = {u: (h, "19B.6", dummies.CONTACT_WHY) for u, h in dummies.remove_in_contact(placement).items()}
     attacked = {d for attack in orders.attacks for d in attack.defenders}
-    gone |= {u: (h, dummies.ATTACKED_WHY) for u, h in dummies.remove_attacked(placement, attacked).items()}
-    step.removed |= {u: h for u, (h, _why) in gone.items()}
+    gone |= {u: (h, "19B.6", dummies.ATTACKED_WHY) for u, h in dummies.remove_attacked(placement, attacked).items()}
+    step.removed |= {u: h for u, (h, _rule, _why) in gone.items()}
     # By hex: the order of the removals tells nothing about which dummy counter was where.
-    step.events += [dummies.removed(u, h, "19B.6", why) for u, (h, why) in sorted(gone.items(), key=lambda item: item[1][0])]
+    step.events += removal_events(dict(sorted(gone.items(), key=lambda item: item[1][0])))
     return step
 
 
@@ -97,7 +97,7 @@ def expose_by_intelligence(board: Board, placement: Placement, exposed: frozense
     seen = []
     for unit in picks:
         here = placement.where(unit)
-        if dummies.is_dummy(placement.units[unit]):
+        if placement.units[unit].is_dummy:
             placement.eliminate(unit)
             step.removed[unit] = here
             events.append(dummies.removed(unit, here, "19B.7", "picked by an intelligence roll"))

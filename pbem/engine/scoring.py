@@ -144,7 +144,7 @@ class _Scorer:
 
     def on_map(self, side: Side) -> list[str]:
         """The side's units on the map; a dummy is no unit for victory (19B.6: it scores and costs nothing)."""
-        return [u for u in self.placement.units_of(side) if self.units[u].kind != "dummy"]
+        return [u for u in self.placement.units_of(side) if not self.units[u].is_dummy]
 
     def value(self, ids) -> int:
         """The victory-point value of these units together (15.11)."""
@@ -156,7 +156,7 @@ class _Scorer:
         for side in SIDES:
             # A dummy removed is worth nothing and names nothing (19B.6): it is not a unit lost.
             lost = [u for u in self.units.values()
-                    if u.side == enemy_of(side) and u.kind != "dummy" and self.state.locations.get(u.id) == ELIMINATED]
+                    if u.side == enemy_of(side) and not u.is_dummy and self.state.locations.get(u.id) == ELIMINATED]
             lines.append(Line(side, "enemy units eliminated", sum(u.combat_value for u in lost), "15.12", [u.id for u in lost]))
         return lines
 
@@ -168,7 +168,7 @@ class _Scorer:
 
     def _objective(self, objective: Objective) -> Line:
         label = objective.name or next((name for name, h in self.board.places.items() if h == objective.hex), objective.hex)
-        held = [u for u in self.placement.at(objective.hex) if self.units[u].side == objective.side and self.units[u].kind != "dummy"]
+        held = [u for u in self.placement.at(objective.hex) if self.units[u].side == objective.side and not self.units[u].is_dummy]
         what = f"occupying {label} ({objective.hex})"
         if not held:
             return Line(objective.side, what, 0, objective.source)

@@ -17,7 +17,6 @@ from typing import Any
 
 from pbem.engine import exposure
 from pbem.engine.board import Board
-from pbem.engine.dummies import is_dummy
 from pbem.model.common import ELIMINATED, NOT_ON_MAP
 from pbem.model.orders import Orders
 from pbem.model.state import GameState
@@ -36,7 +35,7 @@ def visible(state: GameState) -> set[str]:
     assert state.hidden is not None
     return {
         u.id for u in state.units
-        if u.side == "JP" and not is_dummy(u)
+        if u.side == "JP" and not u.is_dummy
         and (u.id in state.hidden.exposed or state.locations.get(u.id) == ELIMINATED)
     }
 
@@ -84,8 +83,8 @@ def american_events(board: Board, before: GameState | None, after: GameState, ev
             seen.add(event["unit"])
         if event["type"] == "intelligence":
             seen.update(e["unit"] for e in event["exposed"])
-    seen = {u for u in seen if u in units and not is_dummy(units[u])}
-    sighted = exposure.sightings(board, events, {u for u in japanese if not is_dummy(units[u])})
+    seen = {u for u in seen if u in units and not units[u].is_dummy}
+    sighted = exposure.sightings(board, events, {u for u in japanese if not units[u].is_dummy})
     # A unit seen in a clear hex was examined there (19B.3): its sighting names it, but no other event of its moves does.
     named = seen | {events[i]["unit"] for i in sighted}
     out = []

@@ -38,6 +38,11 @@ class Unit(BaseModel):
         return self.kind == "artillery"
 
     @property
+    def is_dummy(self) -> bool:
+        """A Japanese dummy counter (hidden units only, Legion 19B.6): it never fights and is worth nothing."""
+        return self.kind == "dummy"
+
+    @property
     def combat_value(self) -> int:
         """Victory-point value (Leyte 15.11, I16): the sum of its strengths."""
         if self.is_artillery:
