@@ -13,23 +13,9 @@ import random
 from typing import Any
 
 from pbem.engine import hexes
-from pbem.engine.deployment import check_deployment, dummies_of, setup_hexes
-from pbem.engine.dummies import clear
+from pbem.engine.deployment import check_deployment, dummies_of, dummy_places, setup_hexes
 from pbem.model.orders import Deployment, Orders
 from pbem.model.state import GameState
-
-
-def dummy_hexes(board, state: GameState) -> list[str]:
-    """Every hex a dummy may be placed in (the limits :func:`check_deployment` holds)."""
-    setup = set(setup_hexes(state).values())
-    radius = state.hidden.radius if state.hidden is not None else 0
-    american = {state.locations[u.id] for u in state.units if u.side == "US" and state.on_map(u.id)}
-    near_american = {n for h in american for n in hexes.neighbours(h)}
-    return [
-        h for h in board.all_hexes
-        if board.land(h) and h not in setup and h not in american and h not in near_american and not clear(board, h)
-        and h not in board.closed.get("JP", ()) and setup and min(hexes.distance(h, s) for s in setup) <= radius
-    ]
 
 
 def setup_orders(state: GameState, board, policy: str, seed: int) -> dict[str, Any]:
@@ -42,7 +28,7 @@ def setup_orders(state: GameState, board, policy: str, seed: int) -> dict[str, A
         rng.shuffle(places)
         assignment = dict(zip(units, places))
     allowed = len(dummies_of(state))
-    candidates = dummy_hexes(board, state)
+    candidates = dummy_places(board, state)
     if policy == "random":
         dummies = rng.sample(candidates, min(allowed, len(candidates)))
     else:

@@ -67,28 +67,47 @@ def check_deployment(board: Board, state: GameState, orders: Orders) -> list[Pro
 def _dummy_problems(board: Board, state: GameState, dummies: list[str], setup: set[str], used: dict[str, str]) -> list[Problem]:
     problems: list[Problem] = []
     allowed = len(dummies_of(state))
-    radius = state.hidden.radius if state.hidden is not None else 0
     if len(dummies) > allowed:
         problems.append(Problem("19B.6", None, f"{len(dummies)} dummies placed; this scenario allows {allowed} (docs/hidden-units.md)."))
-    american = {state.locations[u.id] for u in state.units if u.side == "US" and state.on_map(u.id)}
+    american, radius = _americans(state), _radius(state)
     seen: set[str] = set()
     for hex_id in dummies:
-        tag = f"dummy in {hex_id}"
-        if not board.land(hex_id):
-            problems.append(Problem("19B.6", None, f"{tag}: not a land hex of the map."))
-            continue
-        if hex_id in seen or hex_id in used or hex_id in american or (hex_id in setup and hex_id not in used):
-            problems.append(Problem("5.31", None, f"{tag}: the hex is taken; one unit per hex (a set-up hex left empty stays empty)."))
+        for rule, why in _limits_broken(board, hex_id, setup, american, radius, placed_already=hex_id in seen):
+            problems.append(Problem(rule, None, f"dummy in {hex_id}: {why}"))
         seen.add(hex_id)
-        if hex_id in board.closed.get("JP", ()):
-            problems.append(Problem("16.23", None, f"{tag}: Japanese units may not enter this hex."))
-        if clear(board, hex_id):
-            problems.append(Problem("19B.3", None, f"{tag}: a clear hex; the dummy would be exposed and removed at once."))
-        if any(hexes.adjacent(hex_id, a) for a in american):
-            problems.append(Problem("19B.6", None, f"{tag}: next to an American unit; contact would expose it at once."))
-        if setup and min(hexes.distance(hex_id, s) for s in setup) > radius:
-            problems.append(Problem("19B.6", None, f"{tag}: more than {radius} hexes from every Japanese set-up hex (the scenario's limit)."))
     return problems
+
+
+def dummy_places(board: Board, state: GameState) -> list[str]:
+    """Every hex a dummy may be placed in before the secret set-up (the limits :func:`check_deployment` holds)."""
+    setup, american, radius = set(setup_hexes(state).values()), _americans(state), _radius(state)
+    return [h for h in board.all_hexes if not _limits_broken(board, h, setup, american, radius)]
+
+
+def _limits_broken(board: Board, hex_id: str, setup: set[str], american: set[str], radius: int, *, placed_already: bool = False) -> list[tuple[str, str]]:
+    """(rule, why) for each limit a dummy in ``hex_id`` would break (docs/hidden-units.md)."""
+    if not board.land(hex_id):
+        return [("19B.6", "not a land hex of the map.")]
+    broken = []
+    if placed_already or hex_id in setup or hex_id in american:
+        broken.append(("5.31", "the hex is taken; one unit per hex (a set-up hex left empty stays empty)."))
+    if hex_id in board.closed.get("JP", ()):
+        broken.append(("16.23", "Japanese units may not enter this hex."))
+    if clear(board, hex_id):
+        broken.append(("19B.3", "a clear hex; the dummy would be exposed and removed at once."))
+    if any(hexes.adjacent(hex_id, a) for a in american):
+        broken.append(("19B.6", "next to an American unit; contact would expose it at once."))
+    if setup and min(hexes.distance(hex_id, s) for s in setup) > radius:
+        broken.append(("19B.6", f"more than {radius} hexes from every Japanese set-up hex (the scenario's limit)."))
+    return broken
+
+
+def _americans(state: GameState) -> set[str]:
+    return {state.locations[u.id] for u in state.units if u.side == "US" and state.on_map(u.id)}
+
+
+def _radius(state: GameState) -> int:
+    return state.hidden.radius if state.hidden is not None else 0
 
 
 def apply_deployment(state: GameState, orders: Orders) -> GameState:

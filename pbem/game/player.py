@@ -121,14 +121,13 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
 
 def deployment_template(view: dict[str, Any], board) -> tuple[dict, list[str]]:
     """The Japanese secret set-up as the scenario has it, and how many dummies may go where (docs/hidden-units.md)."""
-    from pbem.bot.setup import dummy_hexes
-    from pbem.engine.deployment import dummies_of, setup_hexes
+    from pbem.engine.deployment import dummies_of, dummy_places, setup_hexes
     from pbem.game.views import state_of_view
 
     state = state_of_view(view)
     listed = setup_hexes(state)
     allowed = len(dummies_of(state))
-    places = dummy_hexes(board, state)
+    places = dummy_places(board, state)
     hints = [
         "your secret set-up (19B.2): give each listed unit one of these hexes, each hex once (5.31), in any order: "
         + " ".join(sorted(listed.values())),
