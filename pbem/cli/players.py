@@ -151,22 +151,11 @@ def validate(
         found = output.schema_problems(exc)
     output.problems(found, as_json, str(orders), odds)
     if not found and isinstance(document, dict):
+        from pbem.game.fog import blind_attack_notes
+
         for note in blind_attack_notes(document):
             typer.echo(f"note: {note}", err=True)
     raise typer.Exit(0 if not found else 2)
-
-
-def blind_attack_notes(document: dict) -> list[str]:
-    """Attacks on hidden units, named by their hexes: declared blind, decided by the referee (docs/hidden-units.md)."""
-    from pbem.engine.hexes import is_hex_id
-
-    notes = []
-    for i, attack in enumerate(document.get("attacks") or [], 1):
-        blind = [d for d in attack.get("defenders") or [] if is_hex_id(d)]
-        if blind:
-            notes.append(f"attack {i} is on the hidden unit(s) in {' '.join(blind)}: declared blind, it cannot be called off; "
-                         "the referee resolves it with the true strengths, or cancels it if a dummy stood there (19B.4, 19B.6)")
-    return notes
 
 
 @app.command()

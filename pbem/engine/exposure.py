@@ -74,7 +74,7 @@ def exposed_now(board: Board, placement: Placement, exposed: Iterable[str], even
                      and placement.on_map(u) and not placement.units[u].is_dummy)
 
 
-def intelligence_order(board: Board, placement: Placement, exposed: frozenset[str], priority: Iterable[str], targets: Iterable[str]) -> list[str]:
+def intelligence_order(placement: Placement, exposed: frozenset[str], priority: Iterable[str], targets: Iterable[str]) -> list[str]:
     """The hidden Japanese units an intelligence roll exposes first (19B.7), dummies among them.
 
     The American player's standing ``priority`` of hexes comes first; then the
@@ -94,7 +94,7 @@ def intelligence_picks(board: Board, placement: Placement, exposed: frozenset[st
     """The units ``count`` exposures reach, in order: a unit in a mountain hex counts two (19B.7), and is passed over
     when only one is left."""
     picked, left = [], count
-    for unit in intelligence_order(board, placement, exposed, priority, targets):
+    for unit in intelligence_order(placement, exposed, priority, targets):
         cost = 2 if board.terrain(placement.where(unit)).name == "mountain" else 1
         if cost <= left:
             picked.append(unit)

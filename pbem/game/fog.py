@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.engine import exposure
 from pbem.engine.board import Board
+from pbem.engine.hexes import is_hex_id
 from pbem.model.common import ELIMINATED, NOT_ON_MAP
 from pbem.model.orders import Orders
 from pbem.model.state import GameState
@@ -124,3 +125,13 @@ def named_by_hex(orders: Orders, state: GameState) -> Orders:
         attacks.append(attack.model_copy(update={"defenders": [unit_at(d) for d in attack.defenders], "advance": advance}))
     return orders.model_copy(update={"attacks": attacks})
 
+
+def blind_attack_notes(document: dict) -> list[str]:
+    """Attacks on hidden units, named by their hexes: declared blind, decided by the referee (docs/hidden-units.md)."""
+    notes = []
+    for i, attack in enumerate(document.get("attacks") or [], 1):
+        blind = [d for d in attack.get("defenders") or [] if is_hex_id(d)]
+        if blind:
+            notes.append(f"attack {i} is on the hidden unit(s) in {' '.join(blind)}: declared blind, it cannot be called off; "
+                         "the referee resolves it with the true strengths, or cancels it if a dummy stood there (19B.4, 19B.6)")
+    return notes

@@ -123,9 +123,10 @@ def play(
         if seen is not state:
             orders = named_by_hex(orders, seen)
         written = [] if setup else standing_problems(loaded.board, rules, seen, phasing, orders.defense)
-        blind = list(check_orders(loaded.board, rules, seen, orders).problems) if seen is not state else []
+        blind = list(check_orders(loaded.board, rules, seen, orders).problems) if seen is not state else None
         if written or blind:  # the whole orders are rejected, with every problem in them
-            problems = (blind or list(check_orders(loaded.board, rules, seen, orders).problems)) + written
+            found = blind if blind is not None else list(check_orders(loaded.board, rules, state, orders).problems)
+            problems = found + written
             after, events, combats = state, [], []
         else:
             # The defender's standing choices, written in its last orders, hold for this player-turn (I1).
