@@ -58,7 +58,7 @@ def differences(expect: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     return found
 
 
-V2_KEYS = ("exposed", "view", "intelligence", "dummies_removed", "end_of_turn", "victory")
+V2_KEYS = ("exposed", "view", "sightings", "intelligence", "dummies_removed", "end_of_turn", "victory")
 """Outcome keys of format v2, compared by :func:`_matches`."""
 
 

@@ -77,7 +77,7 @@ def run_case(loaded: LoadedCase, *, explain: bool = False) -> dict[str, Any]:
         }
     )
     if state.hidden is not None:
-        outcome |= hidden_outcome(state, list(result.events))
+        outcome |= hidden_outcome(loaded.board, state, list(result.events))
     if ended is not None:
         outcome["end_of_turn"] = {k: v for k, v in ended.items() if k != "events"}
     if case.queries is not None and case.queries.victory:

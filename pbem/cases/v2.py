@@ -11,18 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.cases.load import LoadedCase
-from pbem.engine import sequence
+from pbem.engine import exposure, sequence
+from pbem.engine.board import Board
 from pbem.engine.scoring import lines_of_communications, rounded_ratio, victory_report
 from pbem.model.common import SIDES
 from pbem.model.state import GameState
 
 
-def hidden_outcome(state: GameState, events: list[dict]) -> dict[str, Any]:
-    """After the player-turn: the exposed units, the American view, intelligence rolls and dummies removed (19B.2-19B.7)."""
+def hidden_outcome(board: Board, state: GameState, events: list[dict]) -> dict[str, Any]:
+    """After the player-turn: the exposed units, the American view, sightings, intelligence rolls and dummies removed (19B.2-19B.7)."""
     from pbem.game.fog import HIDDEN, american_state
 
     assert state.hidden is not None
     view = american_state(state)
+    japanese = {u.id for u in state.units if u.side == "JP"}
+    seen = exposure.sightings(board, events, japanese)
     return {
         "exposed": sorted(state.hidden.exposed),
         "view": {
@@ -31,6 +34,7 @@ def hidden_outcome(state: GameState, events: list[dict]) -> dict[str, Any]:
                 "markers": sorted(u.id for u in view.units if u.kind == HIDDEN),
             },
         },
+        "sightings": [{"unit": events[i]["unit"], "hexes": hexes} for i, hexes in sorted(seen.items())],
         "intelligence": [
             {"when": e["when"], "roll": e["roll"], "exposed": sorted(x["unit"] for x in e["exposed"])}
             for e in events if e.get("type") == "intelligence"
