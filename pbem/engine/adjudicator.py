@@ -137,9 +137,10 @@ def adjudicate(
     update = {
         "position": position.model_copy(update={"gsp": {s: n for s, n in phase.gsp_left.items()}}),
         "no_fpf": no_fpf,
-        "forfeit": forfeit.recorded(ruleset, state, orders),
         "exits": state.exits + tuple(ExitRecord.model_construct(unit=u, hex=h, turn=position.turn) for u, h in check.movement.exits),
     }
+    if orders.forfeit is not None:
+        update["forfeit"] = forfeit.recorded(ruleset, state, orders)
     if state.hidden is not None:
         update["hidden"], after_events = limited.after_turn(board, state, phase.placement, exposed, events, orders)
         events += after_events

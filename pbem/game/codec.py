@@ -62,8 +62,9 @@ def state_from_json(doc: dict[str, Any]) -> GameState:
         "exits": tuple(doc.get("exits", [])),
         "awards": tuple(doc.get("awards", [])),
         "standing": doc.get("standing", {}),
-        "forfeit": doc.get("forfeit", {}),
     }
+    if doc.get("forfeit"):
+        fields["forfeit"] = doc["forfeit"]
     if doc.get("hidden") is not None:
         fields["hidden"] = doc["hidden"]
     return construct(GameState, fields, trusted=True)
