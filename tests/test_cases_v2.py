@@ -97,7 +97,7 @@ def test_the_closed_area_alone_decides_the_retreat(tmp_path):
         ("IW-HID-010", lambda d: d["hidden"].update(exposed=["jp-99"]), "hidden.exposed[0]"),
         ("IW-LEY-EOT-001", lambda d: d["scenario"]["arrivals"][0].update(id="us-x"), "scenario.arrivals[0].id"),
         ("IW-LEY-FFT-001", lambda d: d["position"].update(phasing="US"), "end_of_turn"),
-        ("IW-LEY-CLS-001", lambda d: d["scenario"]["closed"][0].update(area="0200"), "closed[0].area"),
+        ("IW-LEY-CLS-001", lambda d: d["scenario"]["closed"][0].update(area="0200"), "scenario.closed[0].area"),
         ("IW-LEY-VIC-013", lambda d: d["scenario"]["victory"][0].update(kind="harbours"), "scenario.victory[0].kind"),
         ("IW-LEY-VIC-013", lambda d: d.update(end_of_turn="yes"), "end_of_turn"),
     ],

@@ -40,7 +40,12 @@ def load_case(path: Path) -> LoadedCase:
     """Read, validate and build one case; raise BadInput naming the file and field."""
     case = load_model(Case, read_json(path), str(path), "docs/cases.md", case_validator())
     scenario = scenario_of(case)
-    board = board_for(case.map, case.units, str(path), scenario=scenario)
+    try:
+        board = board_for(case.map, case.units, str(path), scenario=scenario)
+    except BadInput as exc:
+        if exc.field and exc.field.startswith("closed["):  # the scenario's closed areas are the case's scenario.closed
+            exc.field = "scenario." + exc.field
+        raise
     _check_v2(case, str(path))
     return LoadedCase(path, case, board, scenario)
 
