@@ -161,3 +161,34 @@ def test_timed_objective_scored_at_the_end_of_its_game_turn_only():
     # leaving the hex later does not take the award back, and the end of the game does not score it again
     moved = after.model_copy(update={"locations": after.locations | {"jp-1": "0606"}})
     assert report(sc, moved)["points"]["JP"] == 10
+
+
+def test_i26_spi_the_japanese_orders_name_the_forfeited_unit_and_the_choice_survives_the_turn_file():
+    """16.13 item 4 with I26: the choice written in the Japanese orders is carried in the position
+    (and through the turn file's state) to the end of the Game-Turn; dg-2009 refuses the field."""
+    from pbem.game.codec import state_from_json, state_to_json
+    from pbem.model.ruleset import Ruleset
+
+    requirement = {"hex": "1005", "side": "US", "kind": "infantry", "attack": 3, "defense": 2, "move": 5, "by_turn": 1, "source": "16.13 item 4"}
+    sc = scenario([unit("us-bn", "US", "0303", a=3, d=2), unit("us-bn2", "US", "0305", a=3, d=2), unit("jp-1", "JP", "0909")], exit_requirements=[requirement])
+    spi = Ruleset(edition="spi-1975", exclusive="leyte")
+    sc = sc.model_copy(update={"ruleset": spi})
+    board = board_for(sc.map, sc.units, "test", scenario=sc)
+    state = opening(sc)
+    state = state.model_copy(update={"position": state.position.model_copy(update={"phasing": "JP"})})
+    refused = adjudicate(board, LEYTE, state, Orders(forfeit="us-bn2"), FixedDice([]))
+    assert not refused.valid and [p.rule for p in refused.problems] == ["16.13"]
+    result = adjudicate(board, spi, state, Orders(forfeit="us-bn2"), FixedDice([]))
+    assert result.valid, result.problems
+    carried = state_from_json(state_to_json(result.state))
+    assert carried.forfeit == {"JP": "us-bn2"}
+    after, log = advance(sc, carried)
+    assert log == [{"type": "forfeited", "unit": "us-bn2", "rule": "16.13 item 4"}]
+    assert after.locations["us-bn"] != ELIMINATED
+
+
+def test_i26_a_position_without_a_forfeit_choice_keeps_its_bytes():
+    from pbem.game.codec import state_to_json
+
+    sc = scenario([unit("us-1", "US", "0505"), unit("jp-1", "JP", "0909")])
+    assert "forfeit" not in state_to_json(opening(sc))

@@ -113,7 +113,12 @@ def test_every_number_says_where_it_came_from():
             if u.entry == "Or" or "Air Assault" in u.source:
                 assert "assumed:" in u.source, u.id  # no entry or no strength in the text
         for row in scenario.ground_support:
-            assert row.source.startswith("assumed:")
+            # 3.0's example of the track is the one value the text gives (Game-Turn 26: 3/0); every other row is assumed.
+            assert row.source.startswith("3.0" if row.turn == 26 else "assumed:"), (sid, row.turn)
+        for u in scenario.units:
+            strengths_assumed = u.source.split("assumed:", 1)[-1] if "assumed:" in u.source else ""
+            if u.id == "jp-13-inf" and u.arrives is not None:  # 16.32 gives the regiment's 2-5-6: only its entry (Or) is assumed
+                assert "2-5-6" not in strengths_assumed and "entry Or" in strengths_assumed, u.source
         for objective in scenario.objectives:
             assert objective.source.startswith(("15.", "16."))
         assert scenario.map.source.startswith("assumed:")
@@ -164,3 +169,24 @@ def test_mountain_barrier_opening_scored_by_hand():
     report = victory_report(loaded.board, loaded.scenario, opening(loaded.scenario), final=True).as_dict()
     assert report["points"] == {"US": 0, "JP": 15}
     assert report["level"] == "Japanese Decisive"
+
+
+def test_3_0_ground_support_on_game_turn_26_is_the_texts_3_0():
+    """The standard rules' example of the Turn Record Track (3.0): Game-Turn 26, Ground Support Points 3/0."""
+    scenario = load_scenario("leyte-final-collapse").scenario
+    assert scenario.gsp_for(26) == {"US": 3, "JP": 0}
+
+
+@pytest.mark.parametrize("sid", sorted(SPANS))
+def test_15_31_active_beaches_are_where_the_scenarios_us_reinforcements_land(sid):
+    """docs/leyte.md's reading of 15.31: a scenario's active beaches are the beach areas its U.S. reinforcements land on."""
+    loaded = load_scenario(sid)
+    beach_areas = {name for name, members in loaded.scenario.map.areas.items() if set(members) <= loaded.board.beaches}
+    landed = {u.entry for u in loaded.scenario.units if u.side == "US" and u.arrives is not None and u.entry in beach_areas}
+    assert set(loaded.scenario.loc_beaches) == landed
+    assert loaded.scenario.loc_beaches_source.startswith("assumed:")
+
+
+def test_12_2_ormoc_entry_cost_is_marked_assumed():
+    spec = load_scenario("leyte-final-collapse").scenario.map
+    assert spec.notes["ormoc-entry"].startswith("assumed:") and "12.2" in spec.notes["ormoc-entry"]

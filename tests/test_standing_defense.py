@@ -196,3 +196,15 @@ def test_the_orders_template_offers_the_block_only_where_the_edition_leaves_it_t
         view = jp.views["US"] | {"ruleset": _rules(loaded, edition)}
         _, hints = orders_template(view, {})
         assert any('"defense"' in h for h in hints) is offered
+
+
+def test_i26_a_forfeit_choice_is_kept_in_the_position_and_shown_only_to_its_writer(loaded):
+    us_unit = next(u.id for u in loaded.scenario.units if u.side == "US")
+    jp = _step(loaded, _jp_to_move(loaded), {"forfeit": us_unit})
+    assert jp.last["valid"], jp.last["problems"]
+    assert jp.state.forfeit == {"JP": us_unit}
+    assert jp.views["JP"]["state"]["forfeit"] == {"JP": us_unit}
+    assert "forfeit" not in jp.views["US"]["state"]  # his choice of which enemy unit to remove is his own
+    assert state_from_json(jp.referee_state["state"]) == jp.state
+    refused = _step(loaded, _jp_to_move(loaded), {"forfeit": us_unit}, edition="dg-2009")
+    assert not refused.last["valid"] and [p["rule"] for p in refused.last["problems"]] == ["16.13"]

@@ -1,4 +1,8 @@
-"""Running a case: adjudicate its orders on its position and report the outcome (cases.md, The outcome)."""
+"""Running a case: adjudicate its orders on its position and report the outcome (cases.md, The outcome).
+
+The v2 parts of the outcome (hidden units, the end of the Game-Turn,
+victory) are worked out in :mod:`pbem.cases.v2`.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from typing import Any
 
 from pbem.cases.compare import differences
 from pbem.cases.load import LoadedCase
+from pbem.cases.v2 import end_game_turn, hidden_outcome, victory_outcome
 from pbem.engine.adjudicator import adjudicate
 from pbem.engine.dice import DiceExhausted, FixedDice
 from pbem.engine.placement import Placement
@@ -56,6 +61,11 @@ def run_case(loaded: LoadedCase, *, explain: bool = False) -> dict[str, Any]:
         })
         return outcome
     state = result.state
+    events = list(result.events)
+    ended = None
+    if case.end_of_turn and result.valid:
+        state, ended = end_game_turn(loaded, state)
+        events += ended["events"]
     outcome.update(
         {
             "valid": result.valid,
@@ -66,10 +76,16 @@ def run_case(loaded: LoadedCase, *, explain: bool = False) -> dict[str, Any]:
             "queries": _queries(loaded, state),
         }
     )
+    if state.hidden is not None:
+        outcome |= hidden_outcome(loaded.board, state, list(result.events))
+    if ended is not None:
+        outcome["end_of_turn"] = {k: v for k, v in ended.items() if k != "events"}
+    if case.queries is not None and case.queries.victory:
+        outcome["victory"] = victory_outcome(loaded, state)
     diffs = differences(case.expect, outcome) if case.expect is not None else []
     outcome["passed"] = None if case.expect is None else not diffs
     if explain:
-        outcome["events"] = list(result.events)
+        outcome["events"] = events
         if diffs:
             outcome["differences"] = diffs
     return outcome

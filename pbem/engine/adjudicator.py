@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pbem.engine.attacks import check_attacks
 from pbem.engine.board import Board
-from pbem.engine import limited
+from pbem.engine import forfeit, limited
 from pbem.engine.combat import CombatRecord, resolve_combat_phase
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.engine.events import Event
@@ -69,7 +69,7 @@ def check_orders(board: Board, ruleset: Ruleset, state: GameState, orders: Order
     if state.hidden is not None and not state.hidden.deployed:
         return Check(tuple(check_deployment(board, state, orders)), MovementOutcome([], [], placement))
     movement = check_moves(board, units, placement, position.phasing, position.phase, list(orders.moves), ruleset)
-    problems = list(movement.problems) + limited.order_problems(state, orders)
+    problems = list(movement.problems) + limited.order_problems(state, orders) + forfeit.order_problems(ruleset, state, orders)
     gone = limited.before_japanese_attacks(board, movement) if state.hidden is not None and position.phasing == "JP" else {}
     problems += check_attacks(
         ruleset,
@@ -139,6 +139,8 @@ def adjudicate(
         "no_fpf": no_fpf,
         "exits": state.exits + tuple(ExitRecord.model_construct(unit=u, hex=h, turn=position.turn) for u, h in check.movement.exits),
     }
+    if orders.forfeit is not None:
+        update["forfeit"] = forfeit.recorded(ruleset, state, orders)
     if state.hidden is not None:
         update["hidden"], after_events = limited.after_turn(board, state, phase.placement, exposed, events, orders)
         events += after_events

@@ -3,7 +3,8 @@
 An advancing unit goes along the chosen path to depth ``to`` (1 = the
 defeated unit's former hex), clamped to the path's length, ignoring enemy
 zones of control (7.93) but never crossing a prohibited hexside (nothing
-crosses one, cases.md).  Units take distinct hexes in the order listed: each
+crosses one, cases.md) nor entering a hex closed to its side (Leyte
+16.23 item 2, I24).  Units take distinct hexes in the order listed: each
 stops at the deepest hex short of its target that holds no unit, and never
 passes a hex an enemy unit has since entered.  An advance is never forced
 (7.96); the system never advances a defender on its own (docs/policies.md).
@@ -43,7 +44,8 @@ def carry_out(
         prev = state.placement.where(unit_id)
         for depth in range(1, min(entry.to, len(path)) + 1):
             hex_id = path[depth - 1]
-            if not state.board.passable(prev, hex_id) or state.placement.enemy_at(hex_id, side):
+            # A hex closed to the side (16.23 item 2, I24) ends the advance as an enemy does.
+            if not state.board.passable(prev, hex_id) or state.board.closed_to(side, hex_id) or state.placement.enemy_at(hex_id, side):
                 break
             if state.placement.vacant(hex_id):
                 reached = depth

@@ -105,6 +105,10 @@ class Board:
         self.exits = exits if exits is not None else {h: frozenset({"US", "JP"}) for h in spec.exits}
         self.closed = closed or {}
 
+    def closed_to(self, side: str, hex_id: Hex) -> bool:
+        """Is ``hex_id`` closed to ``side`` (Leyte 16.23 item 2)?  Closed to every way of entering (I24)."""
+        return hex_id in self.closed.get(side, ())
+
     # -- reinforcement entry -----------------------------------------------------
     def entry_hexes(self, entry: str | None) -> frozenset[Hex] | None:
         """The hexes a reinforcement with ``entry`` may be placed in (12.2), or None for an unknown entry.

@@ -93,9 +93,10 @@ class _MoveChecker:
             return self._check_air_assault(move, unit, now)
         if start == OFFMAP:
             return self._check_reinforcement(move, unit)
-        if move.enter is not None:
-            return _Checked(move, [Problem("12.2", unit.id, f"{unit.id} is already on the map at {start}; only a reinforcement names an 'enter' hex.")])
         checked = _Checked(move, [], start=start)
+        if move.enter is not None:
+            # I25: 12.2, and the move is still checked as a whole (I20): its path from where the unit stands.
+            checked.problems.append(Problem("12.2", unit.id, f"{unit.id} is already on the map at {start}; only a reinforcement names an 'enter' hex: drop 'enter'."))
         self._walk(checked, unit, start, Fraction(0), from_reinforcement=False)
         if move.exit:
             self._check_exit(checked, unit)

@@ -80,9 +80,13 @@ class RetreatPlan:
 
 
 def may_enter(board: Board, placement: Placement, side: Side, prev: Hex, nxt: Hex) -> bool:
-    """May a retreating or displaced unit of ``side`` step from ``prev`` into ``nxt`` (7.71, 7.72, I6)?"""
+    """May a retreating or displaced unit of ``side`` step from ``prev`` into ``nxt`` (7.71, 7.72, I6)?
+
+    Never into hexes closed to its side (Leyte 16.23 item 2, I24: no way of entering is excepted).
+    """
     return (
         board.passable(prev, nxt)
+        and not board.closed_to(side, nxt)
         and not placement.enemy_at(nxt, side)
         and not placement.in_enemy_zoc(nxt, side)
     )

@@ -214,3 +214,21 @@ class _Scorer:
         if term.other_side:
             lines.append(Line(term.other_side, f"{of_side} units with no Line of Communications off the map edge ({term.area})", self.value(unable), term.source, unable))
         return lines
+
+
+def lines_of_communications(board: Board, scenario: Scenario, state: GameState) -> dict[str, bool]:
+    """Which units on the map can trace the Line of Communications victory asks of them.
+
+    U.S. units to an active beach (15.31, 15.32); Japanese units only where a
+    term makes them trace one (16.34: to the map area it names; 15.34
+    exempts them otherwise).  Dummies are no units for victory (19B.6).
+    """
+    scorer = _Scorer(board, scenario, state)
+    japanese_area = next((t.area for t in scenario.victory if t.kind == "edge-loc" and (t.of_side or t.side) == "JP"), None)
+    found: dict[str, bool] = {}
+    for unit in scorer.on_map("US"):
+        found[unit] = scorer.has_loc(unit)
+    if japanese_area is not None:
+        for unit in scorer.on_map("JP"):
+            found[unit] = scorer.has_loc(unit, japanese_area)
+    return found

@@ -12,6 +12,7 @@ item 3).  Reinforcements withheld earlier stay available off the map.
 
 from __future__ import annotations
 
+from pbem.engine import forfeit
 from pbem.engine.board import Board
 from pbem.engine.events import Event
 from pbem.model.common import ELIMINATED, OFFMAP, Side, enemy_of
@@ -100,7 +101,7 @@ def _end_of_game_turn(scenario: Scenario, state: GameState, board: Board | None)
     log: list[Event] = []
     for requirement in scenario.exit_requirements:
         if requirement.by_turn == turn and not exit_requirement_met(requirement, state):
-            forfeited = _forfeit_choice(requirement, state)
+            forfeited = forfeit.choose(requirement, state, scenario.ruleset)
             if forfeited is not None:
                 state = state.model_copy(update={"locations": state.locations | {forfeited: ELIMINATED}})
                 log.append({"type": "forfeited", "unit": forfeited, "rule": requirement.source})
@@ -121,16 +122,3 @@ def exit_requirement_met(requirement: ExitRequirement, state: GameState) -> bool
         r.hex == requirement.hex and r.turn <= requirement.by_turn and r.unit in units and requirement.fits(units[r.unit])
         for r in state.exits
     )
-
-
-def _forfeit_choice(requirement: ExitRequirement, state: GameState) -> str | None:
-    """The unit the enemy removes (16.13 item 4): his choice, made by policy (docs/policies.md).
-
-    The first matching unit on the map in roster order, else the first one
-    still waiting off the map; none if every such unit is gone already.
-    """
-    candidates = [u for u in state.units if requirement.fits(u)]
-    on_map = [u.id for u in candidates if state.on_map(u.id)]
-    waiting = [u.id for u in candidates if state.locations.get(u.id) == OFFMAP]
-    chosen = on_map or waiting
-    return chosen[0] if chosen else None

@@ -28,6 +28,8 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     }
     if state.standing:
         doc["standing"] = {side: dump(d, exclude_none=True) for side, d in sorted(state.standing.items())}
+    if state.forfeit:  # spi-1975 forfeit choices (I26), written only when made
+        doc["forfeit"] = dict(sorted(state.forfeit.items()))
     if state.hidden is not None:
         hidden = state.hidden
         doc["hidden"] = {"deployed": hidden.deployed, "exposed": sorted(hidden.exposed), "priority": list(hidden.priority), "radius": hidden.radius}
@@ -61,6 +63,8 @@ def state_from_json(doc: dict[str, Any]) -> GameState:
         "awards": tuple(doc.get("awards", [])),
         "standing": doc.get("standing", {}),
     }
+    if doc.get("forfeit"):
+        fields["forfeit"] = doc["forfeit"]
     if doc.get("hidden") is not None:
         fields["hidden"] = doc["hidden"]
     return construct(GameState, fields, trusted=True)

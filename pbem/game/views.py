@@ -167,10 +167,13 @@ def _shape_of_state(state: Any) -> None:
 
 
 def _own_standing(state: GameState, side: str) -> GameState:
-    """The position with only ``side``'s own standing defense: the enemy's FPF plan and routes are his secret."""
-    if all(s == side for s in state.standing):
+    """The position with only ``side``'s own standing choices: the enemy's FPF plan, routes and forfeit choice (I26) are his secret."""
+    if all(s == side for s in state.standing) and all(s == side for s in state.forfeit):
         return state
-    return state.model_copy(update={"standing": {s: d for s, d in state.standing.items() if s == side}})
+    return state.model_copy(update={
+        "standing": {s: d for s, d in state.standing.items() if s == side},
+        "forfeit": {s: u for s, u in state.forfeit.items() if s == side},
+    })
 
 
 def _state_json(state: GameState) -> dict[str, Any]:

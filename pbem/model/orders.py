@@ -97,6 +97,14 @@ class Orders(BaseModel):
         default=None,
         description="Standing choices for the enemy's next player-turn (spi-1975; dg-2009 leaves them to the system, I1): FPF, retreat routes, advances. A key left out is decided by the policy (docs/policies.md).",
     )
+    forfeit: str | None = Field(
+        default=None,
+        description=(
+            "spi-1975 only (I26): the enemy unit to remove should a scenario rule make the enemy forfeit one at the end of a "
+            "Game-Turn (Leyte 16.13 item 4: a U.S. 3-2-5 of the Japanese player's choice). Kept until replaced; "
+            "left out, or no longer eligible then, the policy chooses (docs/policies.md)."
+        ),
+    )
     deployment: Deployment | None = Field(
         default=None, description="Hidden-units games only: the Japanese secret set-up, sent before the first player-turn instead of moves and attacks."
     )

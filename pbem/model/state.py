@@ -88,6 +88,8 @@ class GameState(BaseModel):
     exits: tuple[ExitRecord, ...] = ()
     awards: tuple[Award, ...] = ()
     standing: dict[Side, Defense] = Field(default_factory=dict)
+    forfeit: dict[Side, str] = Field(default_factory=dict)
+    """spi-1975 (I26): the enemy unit each side's orders last named for a forfeit (Leyte 16.13 item 4)."""
     hidden: HiddenState | None = None
 
     def to_act(self) -> Side:

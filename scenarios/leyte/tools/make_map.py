@@ -152,6 +152,9 @@ NOTES = {
                  "marked as an airfield. Every place whose name contains 'airfield' is an airfield hex.",
     "exit-0531": "0531 is four hexrows north of the southern edge in this geometry, though 16.13 calls it the hex a unit "
                  "leaves the southern edge from; it is kept as the text gives it, on the east coast road.",
+    "ormoc-entry": "assumed: a Japanese reinforcement entering at Ormoc (area Or, 0808) pays the hex's own terrain cost, "
+                   "as at a map edge (12.23); 12.2 names Ormoc as an entry but gives no cost, and 0808 is no beach hex, "
+                   "so 12.21's two Movement Points do not apply",
 }
 
 
