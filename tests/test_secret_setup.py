@@ -4,6 +4,7 @@ within the set-up zone, and ``pbem orders template`` offers such a draw, not the
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -18,6 +19,7 @@ from pbem.engine.sequence import opening
 from pbem.model.orders import Orders
 from tests.games import run
 from tests.mail_game import pbem
+from tests.setup_observer import Observation, first_step
 
 SCENARIOS = ["test-skirmish", "leyte-assault", "leyte-mountain-barrier", "leyte-final-collapse"]
 
@@ -96,3 +98,47 @@ def test_orders_template_says_the_printed_set_up_is_public_and_offers_a_shuffled
         assert deployment["units"] != setup_hexes(state) and len(deployment["dummies"]) == 4
         assert check_deployment(loaded.board, state, Orders.model_validate({"deployment": deployment})) == []
     assert offered[0] != offered[1]
+
+
+# -- the observer (tests/setup_observer.py): public data against the counts ------------------------------------------
+
+OBSERVED = int(os.environ.get("PBEM_OBSERVER_GAMES", "12"))  # set-ups per scenario
+
+
+def observe_setups(per_scenario: int, *, training: int = 300) -> Observation:
+    observation = Observation()
+    for scenario in SCENARIOS:
+        loaded = load_scenario(scenario)
+        for seed in range(per_scenario):
+            observation.observe(loaded, first_step(loaded, seed), training=training)
+    return observation
+
+
+def test_an_observer_with_the_public_scenario_guesses_no_better_than_the_counts():
+    """Issue 19 item 1 / issue 21: every observer's accuracy, dummy or real and identity, is not significantly above
+    a guess that knows only the counts (z < 3 over the games; the games are seeded, so the test is deterministic)."""
+    observation = observe_setups(OBSERVED)
+    assert observation.games == OBSERVED * len(SCENARIOS) and observation.dummies > OBSERVED
+    report = "\n".join(observation.report())
+    for name, tally in observation.tallies.items():
+        assert tally.z(0) < 3, f"{name} tells dummies from units:\n{report}"
+        assert tally.z(1) < 3, f"{name} names hidden units:\n{report}"
+
+
+def test_the_observer_sees_through_the_printed_set_up(monkeypatch):
+    """A measure that cannot fail proves nothing: with the old rule (units on their printed hexes, dummies
+    elsewhere) the observer classifies every marker, far above the counts."""
+    import pbem.bot.setup as bot_setup
+    from pbem.model.orders import Deployment
+
+    def printed_set_up(board, state, rng, plausible=True):
+        zone = SetupZone.of(board, state)
+        printed = setup_hexes(state)
+        free = [h for h in zone.places(dummy=True) if h not in printed.values()]
+        return Deployment(units=printed, dummies=sorted(rng.sample(free, len(state.units) and 2)))
+
+    monkeypatch.setattr(bot_setup, "draw_deployment", printed_set_up)
+    observation = observe_setups(3, training=20)
+    name, tally = observation.strongest(0)
+    assert tally.z(0) > 3 and tally.accuracy(0)[0] > 0.95, "\n".join(observation.report())
+    assert observation.tallies["printed"].accuracy(1)[0] > 0.9

@@ -14,6 +14,7 @@ unit from a dummy (issue 19 item 1).  Then the American intelligence roll of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pbem.engine import hexes
 from pbem.engine.board import Board
@@ -116,7 +117,14 @@ class SetupZone:
 
     def places(self, *, armor: bool = False, dummy: bool = False) -> list[str]:
         """Every hex a piece of this kind may take, on an empty set-up."""
-        return [h for h in self.board.all_hexes if self.board.land(h) and not self.limits_broken(h, armor=armor, dummy=dummy)]
+        return list(_places(self, armor, dummy))
+
+
+@lru_cache(maxsize=32)
+def _places(zone: SetupZone, armor: bool, dummy: bool) -> tuple[str, ...]:
+    """Worked out once per zone and kind: a bot or an observer draws many set-ups on one zone."""
+    board = zone.board
+    return tuple(h for h in board.all_hexes if board.land(h) and not zone.limits_broken(h, armor=armor, dummy=dummy))
 
 
 def dummy_places(board: Board, state: GameState) -> list[str]:
