@@ -159,3 +159,29 @@ def test_reveal_and_a_keyless_audit_replay_a_hidden_units_game(tmp_path):
     out = pbem("audit", "game", "--reveal", "published.pbem")
     assert f"audited {result.player_turns} adjudication(s)" in out
     assert f"{2 * (result.player_turns + 1)} sealed view(s) confirmed" in out
+
+
+def test_the_award_check_catches_an_award_told_to_the_american_player(monkeypatch):
+    """(d) of the scan: the Ormoc award (16.34) must not tell a dummy from a unit (issue 19 item 6)."""
+    from pbem.engine.dice import FixedDice
+    from pbem.game.referee import play
+    from tests.test_hidden_rules import position, world
+
+    ormoc = {"side": "JP", "hex": "0505", "points": 10, "name": "Ormoc", "at_end_of_turn": 1, "source": "16.34"}
+    w = world(objectives=[ormoc])
+    before = position(w, {"jp-inf-1": "0505"}, dummies=["0605"], phasing="JP")
+    ruleset = w.scenario.ruleset.model_dump(mode="json")
+
+    def scanned() -> Scan:
+        scan = Scan()
+        after = play(w, ruleset, before, {}, FixedDice([]), game="selfplay", seq=1, source="orders",
+                     scenario_ref={"id": w.scenario.id, "hash": "selfplay"})  # as the scan builds its views
+        leak_scan.check_awards(scan, "ormoc", w, ruleset, after, before, 1)
+        return scan
+
+    assert scanned().awards == 1 and scanned().leaks == []
+    told = fog.american_events
+    # as before the fix: the award's event passed on to the American view
+    monkeypatch.setattr(fog, "american_events", lambda board, before, after, events: told(board, before, after, events)
+                        + [e for e in events if e["type"] == "awarded"])
+    assert any("timed award" in leak for leak in scanned().leaks)

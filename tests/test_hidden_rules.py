@@ -456,6 +456,23 @@ def test_19B6_a_dummy_scores_nothing_and_holds_no_objective():
     assert victory_report(w.board, w.scenario, real, final=True).as_dict()["points"]["JP"] == 10
 
 
+def test_16_34_the_american_view_does_not_tell_whether_a_timed_objective_was_held_by_a_dummy():
+    """Issue 19 item 6: the Ormoc award (16.34) is scored at the end of its Game-Turn if a real Japanese unit holds
+    the hex.  Under hidden units it stays out of the American view until the final report, so his view is the same
+    byte for byte whether the marker in Ormoc is a unit (award scored) or a dummy (none)."""
+    ormoc = {"side": "JP", "hex": "0505", "points": 10, "name": "Ormoc", "at_end_of_turn": 1, "source": "16.34"}
+    w = world(objectives=[ormoc])
+    held = step(w, position(w, {"jp-inf-1": "0505"}, dummies=["0605"], phasing="JP"), {})
+    bluff = step(w, position(w, {"jp-inf-1": "0605"}, dummies=["0505"], phasing="JP"), {})
+    assert [a.points for a in held.state.awards] == [10] and bluff.state.awards == ()  # the rule scored it ...
+    assert held.views["JP"]["victory"]["points"]["JP"] == 10  # ... and the Japanese player sees it
+    assert not held.over and us_bytes(held) == us_bytes(bluff)  # ... but the American view cannot tell
+    assert b"awarded" not in us_bytes(held) and held.views["US"]["victory"]["points"]["JP"] == 0
+    # the final victory report (15.4) names it, as it names every unit that scores
+    final = victory_report(w.board, w.scenario, held.state, final=True).as_dict()
+    assert any(line["what"].startswith("occupying Ormoc") and line["points"] == 10 for line in final["lines"])
+
+
 # -- intelligence (19B.7) ----------------------------------------------------------------------------------------
 
 

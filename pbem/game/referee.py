@@ -22,7 +22,7 @@ from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import advance, game_over, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
-from pbem.game.fog import american_state, named_by_hex
+from pbem.game.fog import american_state, named_by_hex, without_awards
 from pbem.game.folder import orders_name
 from pbem.game.limits import capped, size_problem
 from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch, with_overrides
@@ -70,9 +70,12 @@ def record_step(
     victory report (15.4) goes into the public part and both views.
     """
     victory = victory_report(loaded.board, loaded.scenario, state, final=over).as_dict()
+    # Under hidden units a timed award stays out of the American view until the final report (docs/hidden-units.md).
+    fogged = victory if over or state.hidden is None or not state.awards else \
+        victory_report(loaded.board, loaded.scenario, without_awards(state), final=False).as_dict()
     views = {
-        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last, victory=victory,
-                         board=loaded.board, before=before)
+        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last,
+                         victory=fogged if side == "US" else victory, board=loaded.board, before=before)
         for side in SIDES
     }
     public = public_record(state, over=over, last=last) | (extra_public or {})
