@@ -26,6 +26,7 @@ from pbem.game.fog import american_state, named_by_hex, without_awards
 from pbem.game.folder import orders_name
 from pbem.game.limits import capped, size_problem
 from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch, with_overrides
+from pbem.game.sizes import sealed_bucket
 from pbem.game.standing import standing_problems, with_standing
 from pbem.game.views import build_view, last_turn_record, public_record, reading_view
 from pbem.jsonfile import read_json
@@ -182,6 +183,7 @@ class Opening:
     scenario_ref: dict
     ruleset: dict
     step: Step
+    sealed_size: int = 0  # the bucket of its sealed parts, from public data (pbem.game.sizes)
 
 
 def start_game(
@@ -205,6 +207,7 @@ def start_game(
         referee, game=new.game, seq=0, scenario=new.scenario_ref, ruleset=new.ruleset,
         identities={"US": us, "JP": jp, REFEREE: referee.public},
         public=new.step.public, views=new.step.views, referee_state=new.step.referee_state, next_seed=new_seed(),
+        min_bucket=new.sealed_size,
     )
 
 
@@ -234,7 +237,7 @@ def open_game(
     if mismatch:
         raise BadInput(mismatch, file=str(path), hint="give the edited scenario an id of its own")
     step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset, overrides=overrides, options=options)
-    return Opening(game, scenario_ref, ruleset, step)
+    return Opening(game, scenario_ref, ruleset, step, sealed_bucket(loaded.scenario, hidden=HIDDEN_UNITS in (options or ()), previous=None))
 
 
 @dataclass(frozen=True)
@@ -292,6 +295,7 @@ def adjudicate_orders(
             referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
             identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
             next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice, superseded=earlier_headers,
+            min_bucket=sealed_bucket(loaded.scenario, hidden=state.hidden is not None, previous=turn),
         )
     return Adjudicated(following, body, step)
 
