@@ -74,6 +74,8 @@ class Scan:
     steps: int = 0
     swaps: int = 0
     awards: int = 0
+    size_twins: int = 0
+    growths: int = 0
     leaks: list[str] = field(default_factory=list)
     shapes: set[str] = field(default_factory=set)
     under_markers: Counter = field(default_factory=Counter)
@@ -258,13 +260,20 @@ def check_awards(scan: Scan, where: str, loaded, ruleset, step: Step, before: Ga
         scan.leak(where, "the American view tells whether a timed award was scored (16.34)")
 
 
-def scan_game(scan: Scan, loaded: LoadedScenario, policies: tuple[str, str], seed: int, *, full_swaps: bool = True) -> None:
-    """Play one game with the option on and check every step of it."""
+def scan_game(scan: Scan, loaded: LoadedScenario, policies: tuple[str, str], seed: int, *, full_swaps: bool = True,
+              observation=None, parties=None, training: int = 300) -> None:
+    """Play one game with the option on and check every step of it.
+
+    With ``observation`` (:class:`tests.setup_observer.Observation`) the set-up observer guesses every marker of the
+    first turn file; with ``parties`` (keys) every step is built into twin turn files whose lengths must agree
+    (:mod:`tests.size_twins`)."""
     dice = RecordingDice(f"dice:{seed}")
     game = play_out(loaded, {"US": policies[0], "JP": policies[1]}, seed=seed, options=HIDDEN_UNITS, dice=dice,
                     on_orders=lambda step, orders: dice.purposes.append([]))
     ruleset = game.steps[0].views["US"]["ruleset"]
     scan.games += 1
+    if observation is not None:
+        observation.observe(loaded, game.steps[1], training=training, policy=policies[1])
     before = None
     for seq, step in enumerate(game.steps):
         scan.steps += 1
@@ -283,4 +292,8 @@ def scan_game(scan: Scan, loaded: LoadedScenario, policies: tuple[str, str], see
         check_markers(scan, where, step.state, step.views["US"])
         check_swaps(scan, where, loaded, ruleset, step, before, known, seq, full_swaps)
         check_awards(scan, where, loaded, ruleset, step, before, seq)
+        if parties is not None:
+            from tests.size_twins import check_sizes
+
+            check_sizes(scan, where, parties, loaded, step, before, seq, "0" * 32)
         before = step.state

@@ -149,12 +149,12 @@ class Learned:
     seen: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
 
     @classmethod
-    def train(cls, loaded: LoadedScenario, draws: int, seed: int = 10_000) -> "Learned":
+    def train(cls, loaded: LoadedScenario, draws: int, seed: int = 10_000, policy: str = "greedy") -> "Learned":
         state = opening(loaded.scenario, hidden=True)
         rng = random.Random(f"observer:{seed}")
         learned = cls()
         for _ in range(draws):
-            deployment = draw_deployment(loaded.board, state, rng)
+            deployment = draw_deployment(loaded.board, state, rng, plausible=policy != "random")
             for unit, where in deployment.units.items():
                 learned.seen[where][unit] += 1
             for where in deployment.dummies:
@@ -207,7 +207,9 @@ class Tally:
         return right / markers, expected / markers, (right - expected) / markers, half
 
     def z(self, which: int) -> float:
-        """How many standard errors the observer stands above the baseline."""
+        """How many standard errors the observer stands above the baseline (0 on fewer than 5 games: too few to tell)."""
+        if len(self.games) < 5:
+            return 0.0
         _obs, _base, diff, half = self.accuracy(which)
         return diff / (half / 1.96) if half else (math.inf if diff > 0 else 0.0)
 
@@ -225,18 +227,19 @@ def wilson(right: float, n: int) -> tuple[float, float]:
 @dataclass
 class Observation:
     tallies: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
-    learned: dict[str, Learned] = field(default_factory=dict)
+    learned: dict[tuple[str, str], Learned] = field(default_factory=dict)
     games: int = 0
     markers: int = 0
     dummies: int = 0
 
-    def observe(self, loaded: LoadedScenario, first: Step, training: int = 300) -> None:
-        """Every observer's guesses about turn file 1 of one game (``first``: the step after the secret set-up)."""
+    def observe(self, loaded: LoadedScenario, first: Step, training: int = 300, policy: str = "greedy") -> None:
+        """Every observer's guesses about turn file 1 of one game (``first``: the step after the secret set-up of
+        the Japanese bot playing ``policy``, which the learned observer imitates)."""
         public = public_of(loaded, first.views["US"])
         truth = truth_of(first, public.markers)
-        sid = loaded.scenario.id
+        sid = (loaded.scenario.id, policy)
         if sid not in self.learned:
-            self.learned[sid] = Learned.train(loaded, training)
+            self.learned[sid] = Learned.train(loaded, training, policy=policy)
         self.games += 1
         self.markers += len(truth)
         self.dummies += public.dummies

@@ -190,3 +190,13 @@ def test_the_award_check_catches_an_award_told_to_the_american_player(monkeypatc
     monkeypatch.setattr(fog, "american_events", lambda board, before, after, events: told(board, before, after, events)
                         + [e for e in events if e["type"] == "awarded"])
     assert any("timed award" in leak for leak in scanned().leaks)
+
+
+def test_the_leak_benchmark_runs_at_a_tiny_budget():
+    """benchmarks/hidden_leaks.py in CI: the scan, the set-up observer, the twin turn files, at two games."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "benchmarks/hidden_leaks.py", "--games", "2", "--training", "20"],
+                          capture_output=True, text=True, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 games" in done.stdout and "0 leak(s)" in done.stdout and "twin turn files compared" in done.stdout
+    assert "set-up observer: 2 games" in done.stdout and "baseline" in done.stdout
