@@ -14,7 +14,10 @@ played in process with the option on it checks:
     included) in the referee's position leaves ``fog.american_state`` byte
     for byte the same — their attributes (kind, strengths, name) and their
     ids — and renaming them in the position, the position before and the
-    events leaves the whole American view the same.
+    events leaves the whole American view the same;
+(d) a timed award (Leyte 16.34, Ormoc: scored only when a real unit, not a
+    dummy, holds the hex) leaves the American view of every step before the
+    last byte for byte the same as if it had not been scored.
 
 "May know" is worked out here from the referee's position and events, not
 by :mod:`pbem.game.fog`: a Japanese unit exposed at the end of the step, one
@@ -70,6 +73,9 @@ class Scan:
     games: int = 0
     steps: int = 0
     swaps: int = 0
+    awards: int = 0
+    size_twins: int = 0
+    growths: int = 0
     leaks: list[str] = field(default_factory=list)
     shapes: set[str] = field(default_factory=set)
     under_markers: Counter = field(default_factory=Counter)
@@ -242,13 +248,32 @@ def check_swaps(scan: Scan, where: str, loaded, ruleset, step: Step, before: Gam
                 scan.leak(where, f"the American view changes when {a} and {b} trade attributes")
 
 
-def scan_game(scan: Scan, loaded: LoadedScenario, policies: tuple[str, str], seed: int, *, full_swaps: bool = True) -> None:
-    """Play one game with the option on and check every step of it."""
+def check_awards(scan: Scan, where: str, loaded, ruleset, step: Step, before: GameState | None, seq: int) -> None:
+    """(d): the American view with and without the points awarded so far (and their events) is the same."""
+    awarded = [e for e in (step.last or {}).get("events", []) if e["type"] == "awarded"]
+    if step.over or before is None or not (step.state.awards or awarded):
+        return
+    scan.awards += 1
+    unscored = step.state.model_copy(update={"awards": ()})
+    last = {**step.last, "events": [e for e in step.last["events"] if e["type"] != "awarded"]}
+    if _us_view(loaded, ruleset, step, unscored, before, last, seq) != _bytes_of_view(step, step.views["US"]):
+        scan.leak(where, "the American view tells whether a timed award was scored (16.34)")
+
+
+def scan_game(scan: Scan, loaded: LoadedScenario, policies: tuple[str, str], seed: int, *, full_swaps: bool = True,
+              observation=None, parties=None, training: int = 300) -> None:
+    """Play one game with the option on and check every step of it.
+
+    With ``observation`` (:class:`tests.setup_observer.Observation`) the set-up observer guesses every marker of the
+    first turn file; with ``parties`` (keys) every step is built into twin turn files whose lengths must agree
+    (:mod:`tests.size_twins`)."""
     dice = RecordingDice(f"dice:{seed}")
     game = play_out(loaded, {"US": policies[0], "JP": policies[1]}, seed=seed, options=HIDDEN_UNITS, dice=dice,
                     on_orders=lambda step, orders: dice.purposes.append([]))
     ruleset = game.steps[0].views["US"]["ruleset"]
     scan.games += 1
+    if observation is not None:
+        observation.observe(loaded, game.steps[1], training=training, policy=policies[1])
     before = None
     for seq, step in enumerate(game.steps):
         scan.steps += 1
@@ -266,4 +291,9 @@ def scan_game(scan: Scan, loaded: LoadedScenario, policies: tuple[str, str], see
             scan_text(scan, f"{where} dice purpose", purpose, banned)
         check_markers(scan, where, step.state, step.views["US"])
         check_swaps(scan, where, loaded, ruleset, step, before, known, seq, full_swaps)
+        check_awards(scan, where, loaded, ruleset, step, before, seq)
+        if parties is not None:
+            from tests.size_twins import check_sizes
+
+            check_sizes(scan, where, parties, loaded, step, before, seq, "0" * 32)
         before = step.state

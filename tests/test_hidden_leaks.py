@@ -22,9 +22,11 @@ from pbem.datafiles import load_scenario
 from pbem.game import fog
 from pbem.game.codec import state_from_json
 from pbem.game.folder import load_turn, turn_name
+from pbem.game.sizes import sealed_bucket
 from pbem.protocol.armour import dearmour
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.keys import read_private
+from pbem.protocol.sealing import sealed_length
 from pbem.protocol.turnfile import open_referee_state, open_view
 from tests import leak_scan
 from tests.leak_scan import MARKER, Scan, forbidden, may_know, plan, scan_game, scan_text
@@ -112,7 +114,7 @@ def test_a_protocol_game_with_hidden_units_leaks_nothing_and_audits(tmp_path, sc
     us = read_private(result.keys["US"], None)
     referee = read_private(result.keys["referee"], None)
     leaks = Scan()
-    every_dummy = None
+    every_dummy = previous = None
     for seq in range(result.player_turns + 1):
         path = result.game / turn_name(seq)
         turn = load_turn(path)
@@ -133,7 +135,10 @@ def test_a_protocol_game_with_hidden_units_leaks_nothing_and_audits(tmp_path, sc
         for roll in turn.dice.rolls:
             scan_text(leaks, f"{path.name} dice", roll["purpose"], banned)
         leak_scan.check_markers(leaks, path.name, truth, view)
-        assert len(turn.views["US"]) == len(turn.views["JP"]), f"{path.name}: the sealed views differ in length"
+        # every sealed length is the public one (issue 19 item 5): fixed by the scenario, or the previous file's
+        public_size = sealed_length(sealed_bucket(loaded.scenario, hidden=True, previous=previous))
+        assert (len(turn.views["US"]), len(turn.views["JP"]), len(turn.referee_state)) == (public_size,) * 3, path.name
+        previous = turn
     assert leaks.leaks == []
     assert leaks.under_markers["real"] > 0
     # file names and the other files in the game folder: nothing but sequence, side and revision, no dummy anywhere
@@ -159,3 +164,39 @@ def test_reveal_and_a_keyless_audit_replay_a_hidden_units_game(tmp_path):
     out = pbem("audit", "game", "--reveal", "published.pbem")
     assert f"audited {result.player_turns} adjudication(s)" in out
     assert f"{2 * (result.player_turns + 1)} sealed view(s) confirmed" in out
+
+
+def test_the_award_check_catches_an_award_told_to_the_american_player(monkeypatch):
+    """(d) of the scan: the Ormoc award (16.34) must not tell a dummy from a unit (issue 19 item 6)."""
+    from pbem.engine.dice import FixedDice
+    from pbem.game.referee import play
+    from tests.test_hidden_rules import position, world
+
+    ormoc = {"side": "JP", "hex": "0505", "points": 10, "name": "Ormoc", "at_end_of_turn": 1, "source": "16.34"}
+    w = world(objectives=[ormoc])
+    before = position(w, {"jp-inf-1": "0505"}, dummies=["0605"], phasing="JP")
+    ruleset = w.scenario.ruleset.model_dump(mode="json")
+
+    def scanned() -> Scan:
+        scan = Scan()
+        after = play(w, ruleset, before, {}, FixedDice([]), game="selfplay", seq=1, source="orders",
+                     scenario_ref={"id": w.scenario.id, "hash": "selfplay"})  # as the scan builds its views
+        leak_scan.check_awards(scan, "ormoc", w, ruleset, after, before, 1)
+        return scan
+
+    assert scanned().awards == 1 and scanned().leaks == []
+    told = fog.american_events
+    # as before the fix: the award's event passed on to the American view
+    monkeypatch.setattr(fog, "american_events", lambda board, before, after, events: told(board, before, after, events)
+                        + [e for e in events if e["type"] == "awarded"])
+    assert any("timed award" in leak for leak in scanned().leaks)
+
+
+def test_the_leak_benchmark_runs_at_a_tiny_budget():
+    """benchmarks/hidden_leaks.py in CI: the scan, the set-up observer, the twin turn files, at two games."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "benchmarks/hidden_leaks.py", "--games", "2", "--training", "20"],
+                          capture_output=True, text=True, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 games" in done.stdout and "0 leak(s)" in done.stdout and "twin turn files compared" in done.stdout
+    assert "set-up observer: 2 games" in done.stdout and "baseline" in done.stdout

@@ -55,7 +55,7 @@ def _unit(uid, side, hex_=None, kind="infantry", a=2, d=3, m=6, **extra):
     return row | extra
 
 
-def world(*, clear=(), mountain=(), objectives=(), us_gsp=2) -> LoadedScenario:
+def world(*, clear=(), mountain=(), objectives=(), us_gsp=2, radius=3, beaches=("1004", "1005")) -> LoadedScenario:
     """The test board: every hex a town but ``clear`` (clear), ``mountain`` and :data:`ROUGH`."""
     terrain = {hexes.hex_id(c, r): "town" for c in range(1, 11) for r in range(1, 11)}
     terrain |= {h: "rough" for h in ROUGH} | {h: "mountain" for h in mountain}
@@ -70,13 +70,13 @@ def world(*, clear=(), mountain=(), objectives=(), us_gsp=2) -> LoadedScenario:
     ]
     doc = {
         "id": "hidden-test", "title": "hidden units test board", "kind": "test", "ruleset": {"exclusive": "leyte"}, "map_source": "test",
-        "map": {"cols": 10, "rows": 10, "terrain": terrain, "beaches": ["1004", "1005"],
+        "map": {"cols": 10, "rows": 10, "terrain": terrain, "beaches": list(beaches),
                 "areas": {"W": [hexes.hex_id(1, r) for r in range(1, 11)], "X": ["0406"]}},
         "units": units, "first_player": "US", "first_turn": 1, "last_turn": 3,
         "ground_support": [{"turn": t, "US": us_gsp, "JP": 1, "source": "test"} for t in (1, 2, 3)],
         "closed": [{"side": "JP", "area": "X", "source": "16.23"}],
         "objectives": list(objectives),
-        "hidden_units": {"dummies": 3, "radius": 3, "source": "assumed: test"},
+        "hidden_units": {"dummies": 3, "radius": radius, "source": "assumed: test"},
     }
     scenario = Scenario.model_validate(doc)
     return LoadedScenario(Path("hidden-test.json"), scenario, board_for(scenario.map, scenario.units, "test", scenario=scenario))
@@ -170,9 +170,35 @@ def test_19B2_a_deployment_naming_a_unit_that_is_not_a_set_up_unit_is_refused(un
     assert deploy(w, SETUP | {unit: "0505"}) >= {("19B.2", unit)}
 
 
-def test_19B2_a_unit_set_up_outside_the_scenarios_set_up_hexes_is_refused():
+def test_19B2_a_unit_may_set_up_anywhere_in_the_set_up_zone_and_a_dummy_on_a_printed_hex():
+    """The secret set-up leaves real doubt (issue 19 item 1): a unit may leave its printed hex for any hex of the
+    set-up zone, and a dummy may take a printed hex a unit left, so a printed hex no longer says 'real unit'."""
     w = world()
-    assert deploy(w, SETUP | {"jp-inf-1": "0606"}) == {("19B.2", "jp-inf-1")}
+    assert deploy(w, SETUP | {"jp-inf-1": "0606"}, dummies=["0505"]) == set()
+    assert deploy(w, SETUP | {"jp-inf-1": "0203", "jp-art": "0604"}, dummies=["0405", "0305"]) == set()
+
+
+def test_19B2_a_unit_set_up_beyond_the_set_up_zone_is_refused():
+    w = world()
+    far = "0110"
+    assert min(hexes.distance(far, h) for h in SETUP.values()) > 3
+    assert deploy(w, SETUP | {"jp-inf-1": far}) == {("19B.2", "jp-inf-1")}
+
+
+def test_16_23_a_unit_may_not_set_up_in_a_hex_closed_to_japanese_units():
+    w = world()
+    assert deploy(w, SETUP | {"jp-inf-1": "0406"}) == {("16.23", "jp-inf-1")}
+
+
+def test_5_31_a_unit_may_not_set_up_in_a_hex_an_american_unit_holds():
+    w = world(radius=5)
+    assert deploy(w, SETUP | {"jp-inf-1": "0905"}) == {("5.31", "jp-inf-1")}
+
+
+def test_12_21_no_japanese_unit_or_dummy_sets_up_on_a_beach_hex():
+    w = world(beaches=("0605", "1004"))
+    assert deploy(w, SETUP | {"jp-inf-1": "0605"}, dummies=["0604"]) == {("12.21", "jp-inf-1")}
+    assert deploy(w, dummies=["0605"]) == {("12.21", None)}
 
 
 def test_5_31_two_units_set_up_in_one_hex_are_refused():
@@ -204,17 +230,19 @@ def test_19B3_a_dummy_may_not_be_placed_in_a_clear_hex():
     assert deploy(w, dummies=["0604"]) == {("19B.3", None)}
 
 
-def test_19B6_a_dummy_may_not_be_placed_next_to_an_american_unit():
+def test_19B6_a_dummy_may_be_placed_where_a_unit_may_next_to_an_american_unit_too():
+    """Dummies take the hexes units may take (issue 19 item 1): a marker in contact may be either."""
     w = world()
     assert hexes.adjacent("0804", AMERICANS["us-a"])
-    assert deploy(w, dummies=["0804"]) == {("19B.6", None)}
+    assert deploy(w, dummies=["0804"]) == set()
+    assert deploy(w, SETUP | {"jp-inf-1": "0804"}) == set()
 
 
-def test_19B6_a_dummy_may_not_be_placed_beyond_the_scenarios_radius():
+def test_19B6_a_dummy_may_not_be_placed_beyond_the_set_up_zone():
     w = world()
     far = "0110"
     assert min(hexes.distance(far, h) for h in SETUP.values()) > 3
-    assert deploy(w, dummies=[far]) == {("19B.6", None)}
+    assert deploy(w, dummies=[far]) == {("19B.2", None)}
 
 
 def test_16_23_a_dummy_may_not_be_placed_in_a_hex_closed_to_japanese_units():
@@ -426,6 +454,23 @@ def test_19B6_a_dummy_scores_nothing_and_holds_no_objective():
     assert victory_report(w.board, w.scenario, removed, final=True).as_dict()["points"]["US"] == 0
     real = holding.model_copy(update={"locations": holding.locations | {"JP-dummy-1": ELIMINATED, "jp-inf-1": "0605"}})
     assert victory_report(w.board, w.scenario, real, final=True).as_dict()["points"]["JP"] == 10
+
+
+def test_16_34_the_american_view_does_not_tell_whether_a_timed_objective_was_held_by_a_dummy():
+    """Issue 19 item 6: the Ormoc award (16.34) is scored at the end of its Game-Turn if a real Japanese unit holds
+    the hex.  Under hidden units it stays out of the American view until the final report, so his view is the same
+    byte for byte whether the marker in Ormoc is a unit (award scored) or a dummy (none)."""
+    ormoc = {"side": "JP", "hex": "0505", "points": 10, "name": "Ormoc", "at_end_of_turn": 1, "source": "16.34"}
+    w = world(objectives=[ormoc])
+    held = step(w, position(w, {"jp-inf-1": "0505"}, dummies=["0605"], phasing="JP"), {})
+    bluff = step(w, position(w, {"jp-inf-1": "0605"}, dummies=["0505"], phasing="JP"), {})
+    assert [a.points for a in held.state.awards] == [10] and bluff.state.awards == ()  # the rule scored it ...
+    assert held.views["JP"]["victory"]["points"]["JP"] == 10  # ... and the Japanese player sees it
+    assert not held.over and us_bytes(held) == us_bytes(bluff)  # ... but the American view cannot tell
+    assert b"awarded" not in us_bytes(held) and held.views["US"]["victory"]["points"]["JP"] == 0
+    # the final victory report (15.4) names it, as it names every unit that scores
+    final = victory_report(w.board, w.scenario, held.state, final=True).as_dict()
+    assert any(line["what"].startswith("occupying Ormoc") and line["points"] == 10 for line in final["lines"])
 
 
 # -- intelligence (19B.7) ----------------------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def run_demo(
     scenario: str,
     folder: Path,
     *,
-    seed: int = 0,
+    seed: int | None = 0,
     edition: str | None = None,
     policies: dict[str, str] | None = None,
     on_turn: Callable[[TurnPlayed], None] | None = None,

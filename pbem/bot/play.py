@@ -14,12 +14,15 @@ from pbem.datafiles import LoadedScenario
 POLICIES = ("greedy", "random")
 
 
-def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "greedy", seed: int = 0) -> dict[str, Any]:
+def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "greedy", seed: int | None = 0) -> dict[str, Any]:
     """Orders for the side whose sealed ``view`` this is, checked by the engine.
 
     The same view, policy and seed always give the same orders: the greedy
     policy draws nothing at random, and the random one draws from a
     generator seeded from ``seed``, the turn file's number and the side.
+    The Japanese secret set-up (hidden units) is drawn at random by either
+    policy; with ``seed`` None from the operating system's randomness, for
+    the printed set-up is public (docs/hidden-units.md).
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}")
@@ -29,6 +32,7 @@ def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "gree
         from pbem.game.views import state_of_view
 
         return setup_orders(state_of_view(view), loaded.board, policy, seed)
+    seed = 0 if seed is None else seed
     sight = see(view, loaded)
     if policy == "greedy":
         plan = Greedy(sight).decide()

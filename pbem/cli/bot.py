@@ -13,7 +13,8 @@ from pbem.cli.players import KeyOption, PassphraseEnv
 
 DEFAULT_SCENARIO = "leyte-assault"
 Policy = Annotated[str, typer.Option("--policy", help="greedy (sensible play, the default) or random (legal orders drawn at random, for fuzzing).")]
-Seed = Annotated[int, typer.Option("--seed", help="Seed of the bot's random choices: the same view and seed give the same orders.")]
+Seed = Annotated[Optional[int], typer.Option("--seed", help="Seed of the bot's random choices: the same view and seed give the same orders. "
+                                             "Without it the Japanese secret set-up (hidden units) is drawn from the operating system's randomness.")]
 
 
 def _policy(name: str) -> str:
@@ -31,7 +32,7 @@ def bot(
     key: KeyOption,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Write the orders here (never over an existing file) instead of printing them.")] = None,
     policy: Policy = "greedy",
-    seed: Seed = 0,
+    seed: Seed = None,
     passphrase_env: PassphraseEnv = None,
 ) -> None:
     """Write orders for your side from your own view: valid by the engine's own check, ready for 'pbem submit'."""
@@ -63,7 +64,7 @@ def bot(
 def demo(
     scenario: Annotated[str, typer.Option("--scenario", help="A scenario id or file.")] = DEFAULT_SCENARIO,
     directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to put the identities and the game (default: ./pbem-demo-SCENARIO, numbered if taken).")] = None,
-    seed: Seed = 0,
+    seed: Seed = None,
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     us_policy: Annotated[str, typer.Option("--us", help="The US bot's policy.")] = "greedy",
     jp_policy: Annotated[str, typer.Option("--jp", help="The Japanese bot's policy.")] = "greedy",

@@ -89,10 +89,14 @@ def orders_template(
     document = verified_scenario_document(turn_file)
     with reading_view(turn_file.source):
         if (seen["state"].get("hidden") or {}).get("deployed") is False:
+            from pbem.bot.setup import setup_orders
             from pbem.game.player import deployment_template
             from pbem.game.scenario_ref import scenario_of
+            from pbem.game.views import state_of_view
 
-            skeleton, hints = deployment_template(seen, scenario_of(turn_file).board)
+            board = scenario_of(turn_file).board
+            drawn = setup_orders(state_of_view(seen), board, "greedy", None)  # the operating system's randomness
+            skeleton, hints = deployment_template(seen, board, drawn)
         else:
             skeleton, hints = template(seen, entry_hexes(document["map"]))
     output.echo_json(skeleton)

@@ -41,8 +41,15 @@ def visible(state: GameState) -> set[str]:
     }
 
 
+def without_awards(state: GameState) -> GameState:
+    """``state`` without the points awarded during the game: a timed award (Leyte 16.34, Ormoc) is scored only if a
+    real unit holds the hex, so the American player learns of it only in the final report (issue 19 item 6)."""
+    return state.model_copy(update={"awards": ()}) if state.awards else state
+
+
 def american_state(state: GameState) -> GameState:
-    """``state`` as the American player may know it: hidden units as markers, nothing off the map that he has not seen."""
+    """``state`` as the American player may know it: hidden units as markers, nothing off the map that he has not
+    seen, no timed award (:func:`without_awards`)."""
     hidden = state.hidden
     assert hidden is not None
     seen = visible(state)
@@ -65,6 +72,7 @@ def american_state(state: GameState) -> GameState:
         "no_fpf": frozenset(u for u in state.no_fpf if u in shown),
         "exits": tuple(e for e in state.exits if e.unit in shown),
         "hidden": hidden.model_copy(update={"exposed": frozenset(u for u in hidden.exposed if u in shown)}),
+        "awards": (),
     })
 
 
@@ -93,6 +101,8 @@ def american_events(board: Board, before: GameState | None, after: GameState, ev
         unit = event.get("unit")
         if event["type"] == "dummy_removed":
             out.append({k: v for k, v in event.items() if k != "unit"})
+        elif event["type"] == "awarded":
+            continue  # told in the final report only (without_awards)
         elif unit in japanese and (event["type"] in ("moved", "entered") or (event["type"] == "displaced" and unit not in seen)):
             if i in sighted:
                 out.append({"type": "sighted", "unit": unit, "hexes": sighted[i], "rule": "19B.3"})

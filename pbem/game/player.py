@@ -119,24 +119,27 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     return side, with_suggestions(found, state.locations)
 
 
-def deployment_template(view: dict[str, Any], board) -> tuple[dict, list[str]]:
-    """The Japanese secret set-up as the scenario has it, and how many dummies may go where (docs/hidden-units.md)."""
-    from pbem.engine.deployment import dummies_of, dummy_places, setup_hexes
+def deployment_template(view: dict[str, Any], board, offered: dict[str, Any]) -> tuple[dict, list[str]]:
+    """The Japanese secret set-up to start from — ``offered``, a deployment drawn at random within the set-up
+    zone — and hints: the printed set-up is public, and where units and dummies may go (docs/hidden-units.md)."""
+    from pbem.engine.deployment import SetupZone, dummies_of, setup_hexes
     from pbem.game.views import state_of_view
 
     state = state_of_view(view)
     listed = setup_hexes(state)
-    allowed = len(dummies_of(state))
-    places = dummy_places(board, state)
+    zone = SetupZone.of(board, state)
+    places = zone.places(dummy=True)
     hints = [
-        "your secret set-up (19B.2): give each listed unit one of these hexes, each hex once (5.31), in any order: "
-        + " ".join(sorted(listed.values())),
-        f"place up to {allowed} dummies (19B.6) in \"dummies\": land hexes not clear, not next to an American unit, "
-        f"at most {state.hidden.radius if state.hidden else 0} hexes from a set-up hex; {len(places)} such hexes, e.g. "
-        + " ".join(places[:12]) + (" ..." if len(places) > 12 else ""),
+        "the scenario's printed set-up is public: the American player can read it ('pbem scenario show'), so a unit left "
+        "on its printed hex is known to him; this template holds a set-up drawn at random within the limits instead",
+        f"your secret set-up (19B.2): each listed unit and each dummy in the set-up zone, at most {zone.radius} hexes from a "
+        "printed Japanese set-up hex (" + " ".join(sorted(set(listed.values()))) + "), one per hex (5.31), none closed to "
+        "Japanese units (16.23), none on a beach (12.21), armor where it may be placed (5.25)",
+        f"place up to {len(dummies_of(state))} dummies (19B.6) in \"dummies\": where a unit may stand, but not a clear hex "
+        f"(19B.3); {len(places)} such hexes, e.g. " + " ".join(places[:12]) + (" ..." if len(places) > 12 else ""),
         "then the American player rolls 2d6 for intelligence: that many hidden units are exposed (19B.7)",
     ]
-    return {"deployment": {"units": dict(sorted(listed.items())), "dummies": []}}, hints
+    return {"deployment": offered["deployment"]}, hints
 
 
 def entry_hexes(map_document: dict[str, Any]) -> dict[str, list[str]]:

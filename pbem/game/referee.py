@@ -22,10 +22,11 @@ from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import advance, game_over, opening
 from pbem.errors import BadInput
 from pbem.game.codec import state_from_json, state_to_json
-from pbem.game.fog import american_state, named_by_hex
+from pbem.game.fog import american_state, named_by_hex, without_awards
 from pbem.game.folder import orders_name
 from pbem.game.limits import capped, size_problem
 from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch, with_overrides
+from pbem.game.sizes import sealed_bucket
 from pbem.game.standing import standing_problems, with_standing
 from pbem.game.views import build_view, last_turn_record, public_record, reading_view
 from pbem.jsonfile import read_json
@@ -70,9 +71,12 @@ def record_step(
     victory report (15.4) goes into the public part and both views.
     """
     victory = victory_report(loaded.board, loaded.scenario, state, final=over).as_dict()
+    # Under hidden units a timed award stays out of the American view until the final report (docs/hidden-units.md).
+    fogged = victory if over or state.hidden is None or not state.awards else \
+        victory_report(loaded.board, loaded.scenario, without_awards(state), final=False).as_dict()
     views = {
-        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last, victory=victory,
-                         board=loaded.board, before=before)
+        side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last,
+                         victory=fogged if side == "US" else victory, board=loaded.board, before=before)
         for side in SIDES
     }
     public = public_record(state, over=over, last=last) | (extra_public or {})
@@ -179,6 +183,7 @@ class Opening:
     scenario_ref: dict
     ruleset: dict
     step: Step
+    sealed_size: int = 0  # the bucket of its sealed parts, from public data (pbem.game.sizes)
 
 
 def start_game(
@@ -202,6 +207,7 @@ def start_game(
         referee, game=new.game, seq=0, scenario=new.scenario_ref, ruleset=new.ruleset,
         identities={"US": us, "JP": jp, REFEREE: referee.public},
         public=new.step.public, views=new.step.views, referee_state=new.step.referee_state, next_seed=new_seed(),
+        min_bucket=new.sealed_size,
     )
 
 
@@ -231,7 +237,7 @@ def open_game(
     if mismatch:
         raise BadInput(mismatch, file=str(path), hint="give the edited scenario an id of its own")
     step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset, overrides=overrides, options=options)
-    return Opening(game, scenario_ref, ruleset, step)
+    return Opening(game, scenario_ref, ruleset, step, sealed_bucket(loaded.scenario, hidden=HIDDEN_UNITS in (options or ()), previous=None))
 
 
 @dataclass(frozen=True)
@@ -289,6 +295,7 @@ def adjudicate_orders(
             referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
             identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
             next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice, superseded=earlier_headers,
+            min_bucket=sealed_bucket(loaded.scenario, hidden=state.hidden is not None, previous=turn),
         )
     return Adjudicated(following, body, step)
 

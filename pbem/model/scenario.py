@@ -161,7 +161,7 @@ class HiddenUnits(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     dummies: int = Field(default=0, ge=0, le=20, description="How many dummy counters the Japanese player may place (19B.6).")
-    radius: int = Field(default=3, ge=0, description="A dummy is placed at most this many hexes from a Japanese set-up hex.")
+    radius: int = Field(default=3, ge=0, description="The set-up zone: each Japanese set-up unit and each dummy sets up at most this many hexes from a printed Japanese set-up hex.")
     source: Source
 
 

@@ -63,7 +63,7 @@ class HiddenState(BaseModel):
     exposed: frozenset[str] = frozenset()
     priority: tuple[HexId, ...] = ()
     radius: int = 3
-    """How far from a Japanese set-up hex a dummy may be placed (the scenario's assumed limit)."""
+    """How far from a printed Japanese set-up hex a unit or dummy may set up (the scenario's assumed set-up zone)."""
 
 
 class GameState(BaseModel):

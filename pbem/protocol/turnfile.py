@@ -46,7 +46,8 @@ Sealed parts (:mod:`pbem.protocol.sealing`, HPKE with size buckets):
 * ``views[SIDE]`` is the canonical JSON of ``{"nonce": <b64, 32 bytes>,
   "view": <that side's view, opaque>}``, sealed to that side's identity
   with ``info = seal_info("view", {"game", "seq", "role": SIDE})``.  Both
-  views are padded to the same bucket.  ``view_commitments[SIDE] =
+  views and the referee state are padded to one bucket, chosen by the
+  referee from public data (:mod:`pbem.game.sizes`).  ``view_commitments[SIDE] =
   "sha256:" + hex(SHA-256(b"pbem-v1/view-commit\\0" || nonce ||
   canonical_bytes(view)))``, signed in clear: a player who reveals his view
   and its nonce proves to anyone what the referee told him.
@@ -255,6 +256,7 @@ def build_turn(
     orders: dict | None = None,
     dice_used: DiceStream | None = None,
     superseded: list[dict] | None = None,
+    min_bucket: int = 0,
 ) -> TurnFile:
     """Seal, commit, sign and armour one turn file.
 
@@ -280,20 +282,18 @@ def build_turn(
     for name, plaintext in view_plaintexts.items():
         if len(plaintext) > MAX_SEALED_PLAINTEXT:
             raise BadInput(f"the {name} view is {len(plaintext)} bytes, more than a reader opens ({MAX_SEALED_PLAINTEXT})")
-    common_bucket = max(bucket_for(p) for p in view_plaintexts.values())
+    nonce = secrets.token_bytes(32)
+    state_plaintext = canonical_bytes(
+        {"format": REFEREE_STATE_FORMAT, "nonce": b64e(nonce), "state": referee_state, "next_seed": b64e(next_seed),
+         "view_nonces": {side: b64e(view_nonces[side]) for side in SIDES}}
+    )
+    # One length for the three sealed parts: the referee's public choice (min_bucket), unless one needs more.
+    common_bucket = max([min_bucket, bucket_for(state_plaintext)] + [bucket_for(p) for p in view_plaintexts.values()])
     sealed_views = {
         side: seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket)
         for side in SIDES
     }
-    nonce = secrets.token_bytes(32)
-    sealed_state = seal(
-        canonical_bytes(
-            {"format": REFEREE_STATE_FORMAT, "nonce": b64e(nonce), "state": referee_state, "next_seed": b64e(next_seed),
-             "view_nonces": {side: b64e(view_nonces[side]) for side in SIDES}}
-        ),
-        identities[REFEREE],
-        referee_state_info(game, seq),
-    )
+    sealed_state = seal(state_plaintext, identities[REFEREE], referee_state_info(game, seq), min_bucket=common_bucket)
     body = common_body(game=game, seq=seq, scenario=scenario, ruleset=ruleset, identities=identities, public=public,
                        prev=prev, orders=orders, superseded=superseded, dice_used=dice_used, next_commitment=commit(next_seed)) | {
         "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},

@@ -1,0 +1,48 @@
+"""How long a turn file's sealed parts are: chosen from public data only (issue 19 item 5, docs/PROTOCOL.md).
+
+A sealed part's length must not tell what it holds.  Padding each part to
+the bucket of its own compressed size (as pbem did) told the bucket: twin
+games that differ only in which unit stands under a marker, or where the
+dummies are, gave files of different lengths.  So the referee pads the two
+views and his own state to one size that every party can work out from what
+is public:
+
+- a size fixed per game from the scenario: a bucket of at least
+  ``BASE + PER_UNIT`` bytes for each unit of its order of battle (every
+  reinforcement included) and each dummy the hidden-units option allows —
+  about twice the largest compressed part seen in 200 bot games of every
+  scenario (docs/hidden-units.md);
+- growing only in public steps: never below the size of the previous turn
+  file's sealed parts (their length is in clear).  Should a part ever need
+  more than the size, all three parts grow to the bucket that holds it and
+  later files keep that size; the leak benchmark counts such growths (none
+  in its 200 games).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.protocol.sealing import ENC_LENGTH, TAG_LENGTH, bucket_size
+
+if TYPE_CHECKING:
+    from pbem.model.scenario import Scenario
+    from pbem.protocol.turnfile import TurnFile
+
+BASE = 1024
+PER_UNIT = 64
+_LENGTH_PREFIX = 4
+
+
+def sealed_bucket(scenario: Scenario, *, hidden: bool, previous: TurnFile | None) -> int:
+    """The bucket every sealed part of the next turn file is padded to (``hidden``: the hidden-units option is on)."""
+    pieces = len(scenario.units) + (scenario.hidden_units.dummies if hidden and scenario.hidden_units is not None else 0)
+    size = bucket_size(BASE + PER_UNIT * pieces - _LENGTH_PREFIX)
+    if previous is not None and not previous.two_player:
+        size = max(size, previous_bucket(previous))
+    return size
+
+
+def previous_bucket(turn: TurnFile) -> int:
+    """The bucket ``turn``'s sealed parts were padded to, read from their (public) lengths."""
+    return max(len(part) for part in (*turn.views.values(), turn.referee_state)) - ENC_LENGTH - TAG_LENGTH
