@@ -180,3 +180,17 @@ def test_python_dash_m_pbem_is_named_with_its_python(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     python = tmp_path / ".venv" / "bin" / "python"
     assert program(str(ROOT / "pbem" / "__main__.py"), str(python)) == f"{quote(Path('.venv') / 'bin' / 'python')} -m pbem"
+
+
+# -- files as Windows editors save them ------------------------------------------------
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"], ids=["notepad-utf8-bom", "powershell5-redirect"])
+def test_orders_saved_with_a_byte_order_mark_are_still_the_orders(played, encoding):
+    """PowerShell 5's ``pbem orders template … > orders.json`` writes UTF-16; old Notepad writes UTF-8 with a BOM."""
+    turn, key = Path("d") / "game" / "turn-0003.pbem", Path("d") / "jp.key"
+    orders = {"moves": [{"unit": "jp-nowhere", "path": ["0101"]}], "attacks": []}
+    (played / f"orders-{encoding}.json").write_text(json.dumps(orders), encoding=encoding)
+    done = subprocess.run([sys.executable, "-m", "pbem", "validate", f"orders-{encoding}.json", "--turn", turn, "--key", key],
+                          cwd=played, env={**os.environ, "PBEM_PASSPHRASE": PASSPHRASE}, capture_output=True, text=True, encoding="utf-8")
+    assert done.returncode == 2 and "jp-nowhere" in done.stdout + done.stderr  # read as JSON: the unknown unit is what is wrong
+    assert "not UTF-8" not in done.stderr and "not valid JSON" not in done.stderr

@@ -15,6 +15,7 @@ profile, and pbem says so (:func:`private_files_note`) rather than pretending.
 
 from __future__ import annotations
 
+import codecs
 import os
 import tempfile
 from pathlib import Path
@@ -147,6 +148,18 @@ def _move_into_place(temp_name: str, target: Path, name: str) -> None:
         raise BadInput(f"cannot write: {exc.strerror}", file=name) from None
 
 
+def decode_text(data: bytes) -> str:
+    """``data`` as text: UTF-8, or UTF-16 behind its byte-order mark; a byte-order mark is dropped.
+
+    Windows writes byte-order marks: Notepad's "UTF-8 with BOM", PowerShell 5's
+    ``>`` (UTF-16) and ``Out-File -Encoding utf8``.  A player's orders saved so
+    are still his orders.  Raises UnicodeDecodeError for anything else.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16")
+    return data.decode("utf-8-sig")
+
+
 def read_text(path: str | os.PathLike[str], *, what: str = "file") -> str:
     """The text of ``path`` (UTF-8), or :class:`BadInput` saying what is wrong."""
     name = str(path)
@@ -161,7 +174,7 @@ def read_text(path: str | os.PathLike[str], *, what: str = "file") -> str:
     except ValueError:  # e.g. a NUL byte: damaged text mistaken for a path
         raise BadInput(f"is neither a {what} nor a path to one", file=name[:80], hint="check the argument") from None
     try:
-        return data.decode("utf-8")
+        return decode_text(data)
     except UnicodeDecodeError:
         raise BadInput(
             f"is not a text {what} (not UTF-8)",
