@@ -78,3 +78,18 @@ def main(argv: Optional[list[str]] = None) -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence against a traceback
         typer.echo(f"pbem: internal error ({type(exc).__name__}: {exc}); please report it with the command you ran", err=True)
         sys.exit(3)
+    finally:
+        if argv is None:  # the process is this one command (not a test calling main in its own process)
+            _spare_the_collector()
+
+
+def _spare_the_collector() -> None:
+    """Freeze every object the command built, now that its work is done and its files are closed.
+
+    At exit Python's garbage collector would walk them all once more to free
+    what the process is about to give back anyway: about a sixth of a quick
+    command's CPU time (docs/performance.md).  Frozen objects are skipped.
+    """
+    import gc
+
+    gc.freeze()
