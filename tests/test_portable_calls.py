@@ -71,10 +71,13 @@ def _guarded(node: ast.AST, name: str, parents: dict, helpers: dict[str, str]) -
 def unguarded(source: str) -> list[tuple[int, str]]:
     """``(line, name)`` for every POSIX-only use in ``source`` outside a portable guard."""
     tree = ast.parse(source)
+    uses = _uses(tree)
+    if not uses:
+        return []
     parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
-    helpers = {f.name: ast.unparse(f) for f in tree.body if isinstance(f, ast.FunctionDef)
-               and ("hasattr(" in ast.unparse(f) or any(p in ast.unparse(f) for p in PLATFORM_TESTS))}
-    return [(node.lineno, name) for node, name in _uses(tree) if not _guarded(node, name, parents, helpers)]
+    functions = {f.name: ast.unparse(f) for f in tree.body if isinstance(f, ast.FunctionDef)}
+    helpers = {name: text for name, text in functions.items() if "hasattr(" in text or any(p in text for p in PLATFORM_TESTS)}
+    return [(node.lineno, name) for node, name in uses if not _guarded(node, name, parents, helpers)]
 
 
 def all_uses(source: str) -> list[str]:
