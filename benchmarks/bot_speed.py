@@ -2,7 +2,7 @@
 
 Not a test: it prints figures.  Run with ``.venv/bin/python benchmarks/bot_speed.py [GAMES]``.
 
-The position is ``commands.py``'s synthetic game of Leyte's size (a 29x32
+The position is ``positions.py``'s synthetic game of Leyte's size (a 29x32
 map, 110 units, a front of 15 contacts, eight Game-Turns), played to its end
 greedy bot against greedy bot by :func:`pbem.bot.selfplay.play_out`: each
 player-turn is the bot reading its side's view and writing orders (checked
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from commands import leyte_sized_scenario  # noqa: E402
+from positions import leyte_sized_scenario  # noqa: E402
 
 from pbem.bot import play as bot_play  # noqa: E402
 from pbem.bot.selfplay import play_out  # noqa: E402

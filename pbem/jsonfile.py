@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import BadInput, visible
+from pbem.protocol.files import decode_text
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -37,7 +38,7 @@ def json_path(parts) -> str:
 def read_json(path: Path) -> Any:
     """The JSON document in ``path``; BadInput naming the file when it cannot be read or parsed."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = decode_text(Path(path).read_bytes())  # UTF-8; a Windows editor's byte-order mark is accepted
     except FileNotFoundError:
         raise BadInput("no such file", file=str(path)) from None
     except IsADirectoryError:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -85,7 +84,7 @@ def demo(
     find_scenario(scenario)  # one line naming the scenarios there are, before anything is made
     folder = directory or default_folder(scenario)
     console = Console(highlight=False, soft_wrap=True, markup=False)
-    console.print(f"pbem demo: {scenario}, {policies['US']} US bot against {policies['JP']} Japanese bot, in {folder}/")
+    console.print(f"pbem demo: {scenario}, {policies['US']} US bot against {policies['JP']} Japanese bot, in {Path(folder)}")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("player-turns"), TimeElapsedColumn())
     with Progress(*columns, console=console) as progress:
         task = progress.add_task("starting", total=None)
@@ -111,11 +110,15 @@ def demo(
         console.print(f"AUDIT FAILED: first bad file {result.audit.findings[0].file}")
     for line in result.report.lines:
         console.print(line)
-    pbem = sys.argv[0] if Path(sys.argv[0]).name == "pbem" else "pbem"  # as the user typed it: .venv/bin/pbem
-    console.print(f"\nThe game is in {game}/ and the identities in {folder}/. Look at it with:")
-    console.print(f"  {pbem} view {game}/turn-{result.player_turns:04d}.pbem --key {result.keys['US']}")
-    console.print(f"  {pbem} dice {game}")
-    console.print(f"  {pbem} verify {game}")
-    console.print(f"  {pbem} audit {game} --reveal {result.reveal}")
-    console.print(f"  {pbem} show {game}/turn-{result.player_turns:04d}.pbem --key {result.keys['US']} --html map.html")
+    from pbem.cli.invocation import program, quote
+
+    pbem = program()
+    last = quote(Path(game) / f"turn-{result.player_turns:04d}.pbem")
+    us_key, game_q = quote(result.keys["US"]), quote(game)
+    console.print(f"\nThe game is in {Path(game)} and the identities in {Path(folder)}. Look at it with:")
+    console.print(f"  {pbem} view {last} --key {us_key}")
+    console.print(f"  {pbem} dice {game_q}")
+    console.print(f"  {pbem} verify {game_q}")
+    console.print(f"  {pbem} audit {game_q} --reveal {quote(result.reveal)}")
+    console.print(f"  {pbem} show {last} --key {us_key} --html map.html")
     raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)

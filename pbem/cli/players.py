@@ -29,7 +29,7 @@ def keygen(
 
     from pbem.errors import BadInput
     from pbem.passphrase import for_new_key
-    from pbem.protocol.files import make_folder
+    from pbem.protocol.files import make_folder, private_files_note
     from pbem.protocol.keys import generate, write_private, write_public
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", name):
@@ -39,7 +39,7 @@ def keygen(
     identity = generate(name)
     key_path = write_private(directory / f"{name}.key", identity, passphrase)
     pub_path = write_public(directory / f"{name}.pub", identity)
-    typer.echo(f"wrote {key_path} (private: keep it, never send it)")
+    typer.echo(f"wrote {key_path} (private: keep it, never send it; {private_files_note()})")
     typer.echo(f"wrote {pub_path} (public: send it to the referee)")
     typer.echo(f"your identity: {identity.public.line()}")
 

@@ -5,15 +5,40 @@ replaced, and a crash half-way through writing must not leave half a file
 under the real name.  :func:`write_new` therefore writes to a temporary name in
 the same directory, flushes it to disk, and only then gives it its name —
 refusing if a file of that name already exists.
+
+Permissions: on Linux and macOS a private file (a key, a view's map) gets the
+mode it asks for (0600).  Windows has no owner/group/other bits (``os.fchmod``
+exists there only from Python 3.13, and only sets read-only): a file is
+protected by the permissions of the folder it is written in, the user's
+profile, and pbem says so (:func:`private_files_note`) rather than pretending.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 import tempfile
 from pathlib import Path
 
 from pbem.errors import BadInput
+
+
+def file_modes_apply() -> bool:
+    """True where a file's mode bits are what protects it (POSIX), False on Windows."""
+    return os.name != "nt" and hasattr(os, "fchmod")
+
+
+def private_files_note() -> str:
+    """How a private file pbem writes here is protected, in a player's words."""
+    if file_modes_apply():
+        return "readable by you alone"
+    return "protected by your user profile's permissions: keep it inside your own folders"
+
+
+def _set_mode(fd: int, mode: int) -> None:
+    """Give the open file ``fd`` the permission bits ``mode`` where the platform has them (see the module doc)."""
+    if file_modes_apply():
+        os.fchmod(fd, mode)
 
 
 def write_new(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) -> Path:
@@ -50,7 +75,7 @@ def write_new(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) -> 
         ) from None
     try:
         try:
-            os.fchmod(fd, mode)
+            _set_mode(fd, mode)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 handle.flush()
@@ -88,7 +113,7 @@ def write_replacing(path: str | os.PathLike[str], text: str, *, mode: int = 0o64
     try:
         fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
         try:
-            os.fchmod(fd, mode)
+            _set_mode(fd, mode)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(text.encode("utf-8"))
                 handle.flush()
@@ -123,6 +148,18 @@ def _move_into_place(temp_name: str, target: Path, name: str) -> None:
         raise BadInput(f"cannot write: {exc.strerror}", file=name) from None
 
 
+def decode_text(data: bytes) -> str:
+    """``data`` as text: UTF-8, or UTF-16 behind its byte-order mark; a byte-order mark is dropped.
+
+    Windows writes byte-order marks: Notepad's "UTF-8 with BOM", PowerShell 5's
+    ``>`` (UTF-16) and ``Out-File -Encoding utf8``.  A player's orders saved so
+    are still his orders.  Raises UnicodeDecodeError for anything else.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16")
+    return data.decode("utf-8-sig")
+
+
 def read_text(path: str | os.PathLike[str], *, what: str = "file") -> str:
     """The text of ``path`` (UTF-8), or :class:`BadInput` saying what is wrong."""
     name = str(path)
@@ -137,7 +174,7 @@ def read_text(path: str | os.PathLike[str], *, what: str = "file") -> str:
     except ValueError:  # e.g. a NUL byte: damaged text mistaken for a path
         raise BadInput(f"is neither a {what} nor a path to one", file=name[:80], hint="check the argument") from None
     try:
-        return data.decode("utf-8")
+        return decode_text(data)
     except UnicodeDecodeError:
         raise BadInput(
             f"is not a text {what} (not UTF-8)",

@@ -167,13 +167,20 @@ class PublicIdentity:
         return identity
 
 
+#: The private key an identity's X25519 point is tried with.  Any key serves: clamping makes
+#: every scalar a multiple of 8, so a low-order point gives the all-zero secret the library
+#: refuses whatever the key.  A fixed one spares a command that holds no key the set-up of
+#: OpenSSL's random generator (about 1 ms of CPU), which generating one would cost.
+_PROBE = bytes(range(1, 33))
+
+
 @functools.lru_cache(maxsize=256)
 def _usable(sign_public: bytes, enc_public: bytes) -> bool:
     """Refuse keys the library rejects (e.g. a low-order X25519 point).
     Cached: the same few identities are read again with every file."""
     try:
         ed25519.Ed25519PublicKey.from_public_bytes(sign_public)
-        x25519.X25519PrivateKey.generate().exchange(x25519.X25519PublicKey.from_public_bytes(enc_public))
+        x25519.X25519PrivateKey.from_private_bytes(_PROBE).exchange(x25519.X25519PublicKey.from_public_bytes(enc_public))
     except (ValueError, UnsupportedAlgorithm):
         return False
     return True

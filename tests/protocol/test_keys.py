@@ -186,3 +186,30 @@ def test_a_public_line_cut_short_is_refused(tmp_path, alice):
     path.write_text(alice.public.line()[:-5] + "\n\nmore text\n")
     with pytest.raises(BadInput):
         keys.read_public(path)
+
+
+#: Points of small order on Curve25519 (order 1, 2, 4 and 8, and a non-canonical one): no secret can be agreed with them.
+LOW_ORDER = ["0000000000000000000000000000000000000000000000000000000000000000",
+             "0100000000000000000000000000000000000000000000000000000000000000",
+             "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",
+             "5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157",
+             "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"]
+
+
+@pytest.mark.parametrize("point", LOW_ORDER)
+def test_an_identity_with_a_low_order_encryption_key_is_refused_without_making_a_key(point, alice, monkeypatch):
+    """Checking an identity is done with a fixed probe key: a command that holds no key never sets up the random generator."""
+    from base64 import urlsafe_b64encode
+
+    from cryptography.hazmat.primitives.asymmetric import x25519
+
+    def no_new_key():
+        raise AssertionError("an X25519 key was generated to check an identity")
+
+    monkeypatch.setattr(x25519.X25519PrivateKey, "generate", no_new_key)
+    keys._usable.cache_clear()
+    name, sign = alice.public.line().split(" ")[1:3]
+    bad = urlsafe_b64encode(bytes.fromhex(point)).decode().rstrip("=")
+    with pytest.raises(BadInput, match="unusable key"):
+        keys.PublicIdentity.from_line(f"pbem-id-1 {name} {sign} {bad}", source="bob.pub")
+    assert keys.read_public(alice.public.line()) == alice.public
