@@ -10,6 +10,7 @@ page draws its map) and the table of tests.  Elements carry ``id``,
 from __future__ import annotations
 
 import html
+import re
 
 from pbem.event.dice import CORRECTION
 from pbem.event.event import Event
@@ -77,10 +78,15 @@ def _findings(event: Event) -> str:
             f'<tbody>{"".join(rows)}</tbody></table>')
 
 
+def _short(label: str) -> str:
+    """A sample's label short enough for a histogram's title (the caption beneath holds it whole)."""
+    return re.sub(r"\(fingerprint (\w{8})\w*\)", r"\1…", label)[:40]
+
+
 def _dice(event: Event) -> str:
     dice = event.dice
     figures = "".join(
-        f'<figure>{histogram_svg(s.counts, s.label[:44], sample=s.label)}<figcaption>{_e(s.label)}: {s.rolls} roll(s)</figcaption></figure>'
+        f'<figure>{histogram_svg(s.counts, _short(s.label), sample=s.label)}<figcaption>{_e(s.label)}: {s.rolls} roll(s)</figcaption></figure>'
         for s in dice.samples if s.rolls
     )
     rows = []

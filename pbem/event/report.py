@@ -7,7 +7,7 @@ from pbem.event.event import Event
 from pbem.event.games import GameResult
 from pbem.game.dice_report import FACES
 
-DICE_NOTE = ("a small adjusted p-value fails no game: every roll was recomputed from the committed seed and the player's salt; "
+DICE_NOTE = ("A small adjusted p-value fails no game: every roll was recomputed from the committed seed and the player's salt; "
              "it is a reason to look, not a verdict")
 
 

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pbem.render.svg import _fmt
 
 WIDTH, HEIGHT = 260, 150
-LEFT, BOTTOM, TOP = 30, 22, 24
+LEFT, BOTTOM, TOP = 30, 22, 34
 STYLE = """
 .bar { fill: #5d7fa8; }
 .bar-count { font: 10px sans-serif; text-anchor: middle; fill: #222; }
