@@ -217,3 +217,10 @@ def test_a_referee_reveal_that_omits_the_last_turn_does_not_pass(tmp_path):
     omit_turn(folder / REVEAL, last)
     code, report = _audit_json(folder)
     assert code == 1 and report["games"][0]["verdict"] != "holds"
+
+
+def test_games_examined_side_by_side_give_the_very_report_of_one_process(event):
+    one = run("audit", event["root"], "--jobs", "1", "--json")
+    two = run("audit", event["root"], "--jobs", "2", "--json")
+    assert one == two and one[0] == 2
+    assert run("dice", event["root"], "--jobs", "0")[0] == 2
