@@ -224,3 +224,15 @@ def test_games_examined_side_by_side_give_the_very_report_of_one_process(event):
     two = run("audit", event["root"], "--jobs", "2", "--json")
     assert one == two and one[0] == 2
     assert run("dice", event["root"], "--jobs", "0")[0] == 2
+
+
+def test_a_reveal_in_the_wrong_folder_audits_its_own_game_not_the_folder_it_lies_in(event, tmp_path):
+    honest = next(g for g in event["good"] if (g / REVEAL).exists())
+    shutil.copytree(honest, tmp_path / "a")
+    shutil.copytree(event["missing"], tmp_path / "b")
+    (tmp_path / "a" / REVEAL).rename(tmp_path / "b" / REVEAL)  # a's reveal filed with b
+    shutil.copy(tmp_path / "b" / REVEAL, tmp_path / "b" / "copy-of-the-same.pbem")
+    code, report = _audit_json(tmp_path)
+    games = _by_folder(report)
+    assert code == 1 and games["a"]["verdict"] == "holds" and games["b"]["verdict"] == "not audited"
+    assert games["a"]["reveals"] == [str(tmp_path / "b" / "copy-of-the-same.pbem")] or games["a"]["reveals"] == [str(tmp_path / "b" / REVEAL)]

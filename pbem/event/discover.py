@@ -10,12 +10,13 @@ never by file name or place: every ``--reveal FILE`` given, and every file
 holding a reveal block found in a game folder or under a path given (so
 ``event/g01/reveal.pbem`` beside ``event/g01/game/`` is found when
 ``event`` is given).  Several reveals of one game (the referee's, a
-player's) are all used.  A reveal that names no game of the event is
+player's) are all used; a copy of one counts once.  A reveal that names no game of the event is
 reported, and one that cannot be read makes the event unreadable.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,8 +99,18 @@ def _holds_reveal(path: Path) -> bool:
 
 
 def read_reveals(files: list[Path], found: Found) -> None:
-    """Read each reveal file and index it by the game id it holds; one that does not read is unreadable."""
+    """Read each reveal file and index it by the game id it holds; one that does not read is unreadable.
+
+    A copy of a reveal already read (the same bytes under another name) counts once."""
+    seen: set[bytes] = set()
     for path in files:
+        try:
+            digest = hashlib.sha256(path.read_bytes()).digest()
+        except OSError:
+            digest = path.name.encode()  # read_reveal says why it cannot be read
+        if digest in seen:
+            continue
+        seen.add(digest)
         try:
             reveal = read_reveal(path)
         except PbemError as exc:

@@ -103,7 +103,7 @@ def audit(result: GameResult, reveals: list[Reveal]) -> None:
         return
     if not reveals:
         result.verdict = NOT_AUDITED
-        result.reason = f"no reveal file for game {result.game}: give the referee's (pbem reveal) with --reveal, or put it in the game folder"
+        result.reason = f"no reveal file for game {result.game}: give the referee's reveal file (pbem reveal) with --reveal, or put it in the game folder"
         return
     result.reveals = [r.source for r in reveals]
     report = audit_game(result.folder, reveals)
