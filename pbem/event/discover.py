@@ -49,7 +49,7 @@ def game_folders(paths: list[Path], found: Found) -> None:
             found.unreadable.append(Finding(str(path), "is a file, not a game folder: give the folder that holds turn-0000.pbem "
                                                        "(a reveal file goes with --reveal)"))
             continue
-        games = [path] if turn_files(path) else _games_under(path)
+        games = [path] if turn_files(path) else games_under(path)
         if not games:
             found.unreadable.append(Finding(str(path), "no game folder here: no folder at or under it holds turn files"))
         for game in games:
@@ -58,7 +58,7 @@ def game_folders(paths: list[Path], found: Found) -> None:
                 found.games.append(game)
 
 
-def _games_under(root: Path) -> list[Path]:
+def games_under(root: Path) -> list[Path]:
     games = []
     for here, folders, _ in os.walk(root):
         folders[:] = sorted(f for f in folders if not f.startswith("."))
