@@ -81,7 +81,7 @@ def reveal(
 
 @app.command()
 def audit(
-    games: Annotated[list[Path], typer.Argument(metavar="GAMEDIR...", help="The game folder, with every turn file; or many, or a folder of game folders (a tournament).")],
+    games: Annotated[list[Path], typer.Argument(metavar="GAMEDIR", help="The game folder, with every turn file; or many, or a folder of game folders (a tournament).")],
     reveals: Annotated[Optional[list[Path]], typer.Option("--reveal", metavar="FILE", help="A reveal file (pbem reveal); repeat for several. For many games each is matched by the game id inside it; reveal files in the game folders are found too.")] = None,
     key: Annotated[Optional[Path], typer.Option("--key", help="The referee auditing his own game: his key (never anyone else's).")] = None,
     html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE", help="Write the event's report as one offline page.")] = None,
@@ -196,7 +196,7 @@ def _event(command: str, paths: list[Path], reveals: list[Path] | None, html: Pa
 
 @app.command()
 def dice(
-    games: Annotated[list[Path], typer.Argument(metavar="GAMEDIR...", help="The game folder; or many, or a folder of game folders (a tournament).")],
+    games: Annotated[list[Path], typer.Argument(metavar="GAMEDIR", help="The game folder; or many, or a folder of game folders (a tournament).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print every roll and the statistics as JSON.")] = False,
     html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE", help="Write the event's dice and games as one offline page.")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", metavar="N", help="For many games: how many processes examine games side by side (default: one per CPU).")] = None,
