@@ -1,7 +1,7 @@
 """Benchmark: ``pbem audit`` of a whole event — by default 100 Leyte games — as an organiser runs it.
 
 Not a test: it prints figures.  Run with ``.venv/bin/python benchmarks/event_audit.py``
-(``--games 100``, ``--distinct 5``, ``--scenario leyte-assault``, ``--rounds 3``, ``--target 30``).
+(``--games 100``, ``--distinct 5``, ``--scenario leyte-assault``, ``--rounds 3``, ``--target 30``, ``--jobs N``).
 
 ``--distinct`` games are played bot against bot through the real files
 with a referee (:mod:`tests.event_games`, as ``pbem demo`` plays them), each
@@ -47,11 +47,12 @@ def build_event(base: Path, scenario: str, games: int, distinct: int) -> tuple[P
     return event, spent
 
 
-def audit_once(event: Path) -> tuple[float, float, dict]:
+def audit_once(event: Path, jobs: int | None = None) -> tuple[float, float, dict]:
     """Wall-clock and CPU seconds of one ``pbem audit EVENT --json`` in a fresh process, and its report."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pbem", "audit", str(event), "--json"], capture_output=True, text=True, cwd=ROOT)
+    command = [sys.executable, "-m", "pbem", "audit", str(event), "--json"] + ([] if jobs is None else ["--jobs", str(jobs)])
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -66,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--distinct", type=int, default=5)
     parser.add_argument("--scenario", default="leyte-assault")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=None, help="pbem audit --jobs (default: pbem's own, one process per CPU)")
     parser.add_argument("--target", type=float, default=30.0, help="seconds the audit of the event should stay under")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="pbem-event-") as temp:
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"event: {args.games} {args.scenario} game(s) ({args.distinct} played in {spent:.1f} s, the rest copies)")
         walls, cpus = [], []
         for _ in range(args.rounds):
-            wall, cpu, report = audit_once(event)
+            wall, cpu, report = audit_once(event, args.jobs)
             walls.append(wall)
             cpus.append(cpu)
         totals = report["totals"]
