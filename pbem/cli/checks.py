@@ -81,13 +81,25 @@ def reveal(
 
 @app.command()
 def audit(
-    game: Annotated[Path, typer.Argument(help="The game folder, with every turn file.")],
-    reveals: Annotated[Optional[list[Path]], typer.Option("--reveal", metavar="FILE", help="A reveal file (pbem reveal); repeat for several.")] = None,
+    games: Annotated[list[Path], typer.Argument(metavar="GAMEDIR", help="The game folder, with every turn file; or many, or a folder of game folders (a tournament).")],
+    reveals: Annotated[Optional[list[Path]], typer.Option("--reveal", metavar="FILE", help="A reveal file (pbem reveal); repeat for several. For many games each is matched by the game id inside it; reveal files in the game folders are found too.")] = None,
     key: Annotated[Optional[Path], typer.Option("--key", help="The referee auditing his own game: his key (never anyone else's).")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE", help="Write the event's report as one offline page.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the event's report as JSON.")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", metavar="N", help="For many games: how many processes examine games side by side (default: one per CPU).")] = None,
     passphrase_env: PassphraseEnv = None,
 ) -> None:
-    """Replay every adjudication and confirm every turn file from reveal files, with no key: exit 0 when all hold, 1 when not."""
+    """Replay every adjudication and confirm every turn file from reveal files, with no key: exit 0 when all hold, 1 when not
+    (2 when a file cannot be read).  Given many games: each game's verdict, the totals and the event's dice."""
     from pbem.errors import BadInput
+
+    if not _one_game(games) or html is not None or as_json:
+        if key is not None:
+            raise BadInput("the audit of many games takes reveal files, not a key", file=str(key),
+                           hint="write each game's reveal with 'pbem reveal GAMEDIR --key REF.key -o FILE' and give them with --reveal")
+        _event("audit", games, reveals or [], html, as_json, jobs)
+        return
+    game = games[0]
     from pbem.game.audit import audit_game, audit_with_key
     from pbem.game.folder import latest_turn, load_turn
     from pbem.game.player import role_of
@@ -151,12 +163,50 @@ def _audit_two_player(game: Path) -> None:
                "every state, public record and roll is what the engine gives")
 
 
+def _one_game(paths: list[Path]) -> bool:
+    """One path that is not a folder of game folders: the single-game form of a command, its output and errors as ever."""
+    from pbem.event.discover import games_under
+    from pbem.game.folder import turn_files
+
+    return len(paths) == 1 and (not paths[0].is_dir() or bool(turn_files(paths[0])) or not games_under(paths[0]))
+
+
+def _event(command: str, paths: list[Path], reveals: list[Path] | None, html: Path | None, as_json: bool, jobs: int | None) -> None:
+    """Many games at once (:mod:`pbem.event`): each game's verdict, the totals, the dice; exit 0, 1 or 2."""
+    from pbem.errors import BadInput
+    from pbem.event.event import default_jobs, run_event
+    from pbem.event.report import event_dict, event_lines
+
+    if jobs is not None and jobs < 1:
+        raise BadInput(f"--jobs {jobs}: give at least 1 process")
+    event = run_event(paths, reveals, command, jobs or default_jobs())
+    if html is not None:
+        from pbem.event.page import render_event_page
+        from pbem.protocol.files import write_replacing
+
+        write_replacing(html, render_event_page(event))
+    if as_json:
+        output.echo_json(event_dict(event))
+    else:
+        typer.echo("\n".join(event_lines(event)))
+        if html is not None:
+            typer.echo(f"wrote {html}")
+    raise typer.Exit(event.exit_status)
+
+
 @app.command()
 def dice(
-    game: Annotated[Path, typer.Argument(help="The game folder.")],
+    games: Annotated[list[Path], typer.Argument(metavar="GAMEDIR", help="The game folder; or many, or a folder of game folders (a tournament).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print every roll and the statistics as JSON.")] = False,
+    html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE", help="Write the event's dice and games as one offline page.")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", metavar="N", help="For many games: how many processes examine games side by side (default: one per CPU).")] = None,
 ) -> None:
-    """List every roll with its purpose, the distribution, and a chi-square test of fairness."""
+    """List every roll with its purpose, the distribution, and a chi-square test of fairness.  Given many games: the event's
+    dice by purpose, referee and place in the stream, each with a test valid for its sample, corrected by Holm's method."""
+    if not _one_game(games) or html is not None:
+        _event("dice", games, None, html, as_json, jobs)
+        return
+    game = games[0]
     from pbem.game.dice_report import FACES, summarise
     from pbem.game.folder import check_turn_sources
     from pbem.protocol.chain import verify_chain
