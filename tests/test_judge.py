@@ -250,3 +250,12 @@ def test_junk_flood_is_capped_and_does_not_stall_the_game(tmp_path, servers):
     assert replies == 6  # five answers, then one word that the limit is reached, then silence
     for p in players.values():
         assert any("turn file 1" in s for s in _subjects(p))
+
+
+def test_poll_benchmark_runs_on_a_tiny_budget():
+    """benchmarks/judge_poll.py in CI: two sizes of home, two orders mails each (the figures are the benchmark's)."""
+    done = subprocess.run([sys.executable, "benchmarks/judge_poll.py", "--held", "2,4", "--incoming", "2"],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines() if line.strip()[:1].isdigit()]
+    assert [r[0] for r in rows] == ["2", "4"]
