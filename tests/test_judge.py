@@ -261,3 +261,28 @@ def test_poll_benchmark_runs_on_a_tiny_budget():
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines() if line.strip()[:1].isdigit()]
     assert [r[0] for r in rows] == ["2", "4"]
+
+
+def test_a_mail_broken_beyond_reading_is_stored_and_stalls_nothing(tmp_path):
+    """No server needed: raw bytes no mail parser makes sense of go into the Maildir beside real orders."""
+    import mailbox
+
+    from pbem.judge.home import Settings, settings_text
+    from pbem.judge.poll import poll
+    from pbem.judge.store import connect
+
+    home, inbox = tmp_path / "home", tmp_path / "Maildir"
+    home.mkdir(mode=0o700)
+    box = mailbox.Maildir(str(inbox), create=True)
+    pbem("keygen", "ref", "--dir", tmp_path, "--no-passphrase")
+    settings = Settings(address="judge@pbem.test", key=str(tmp_path / "ref.key"), inbound={"kind": "maildir", "path": str(inbox)},
+                        smtp={"host": "127.0.0.1", "port": 9, "tls": "none"})
+    (home / "judge.toml").write_text(settings_text(settings))
+    connect(home / "judge.sqlite").close()
+    box.add(b"\xff\xfe\x00garbage with no headers at all\r\n\r\n\x00\x01")
+    box.add(b"From: =?bogus?Q?\xff?= <\r\nSubject: \xff\r\n\r\nstatus")
+    report = poll(home)
+    assert report.fetched == 2 and sum(report.handled.values()) == 2
+    db = connect(home / "judge.sqlite")
+    assert db.execute("SELECT COUNT(*) FROM messages WHERE state = 'new'").fetchone()[0] == 0
+    assert list(inbox.glob("*/*")) == []  # taken from the Maildir once stored

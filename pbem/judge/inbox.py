@@ -26,9 +26,15 @@ The judge reads the game and the turn from the file itself and trusts only its s
 
 def store(db: sqlite3.Connection, source: str, raw: bytes, now: float) -> None:
     """Commit one raw message before anything is done with it (a second copy under the same source key is ignored)."""
-    message = letters.parse(raw)
+    import hashlib
+
+    try:
+        message = letters.parse(raw)
+        dedupe, sender = letters.dedupe_key(message, raw), letters.sender_of(message)
+    except Exception:  # noqa: BLE001 - mail broken beyond parsing is still stored, and archived when handled
+        dedupe, sender = hashlib.sha256(raw).hexdigest(), ""
     db.execute("INSERT OR IGNORE INTO messages (source, dedupe, sender, received, raw) VALUES (?, ?, ?, ?, ?)",
-               (source, letters.dedupe_key(message, raw), letters.sender_of(message), now, raw))
+               (source, dedupe, sender, now, raw))
 
 
 def handle(judge: Judge, row: sqlite3.Row) -> str:

@@ -79,8 +79,11 @@ def _pass(judge: Judge) -> PollReport:
     for row in db.execute("SELECT * FROM messages WHERE state = 'new' ORDER BY id").fetchall():
         try:
             state = handle(judge, row)
-        except PbemError as exc:
-            db.execute("UPDATE messages SET state = 'failed', note = ? WHERE id = ?", (exc.render(), row["id"]))
+        except Exception as exc:  # noqa: BLE001 - one mail that breaks the judge must not stall every other game
+            note = exc.render() if isinstance(exc, PbemError) else f"internal error ({type(exc).__name__}: {exc})"
+            db.execute("UPDATE messages SET state = 'failed', note = ? WHERE id = ?", (note, row["id"]))
+            if not isinstance(exc, PbemError):
+                report.errors.append(f"message {row['id']} from {row['sender'] or '?'}: {note}")
             state = "failed"
         report.handled[state] = report.handled.get(state, 0) + 1
     waiting = db.execute("SELECT DISTINCT g.* FROM games g JOIN orders o ON o.game = g.id AND o.seq = g.seq AND o.side = g.awaiting"
@@ -89,8 +92,8 @@ def _pass(judge: Judge) -> PollReport:
         try:
             if adjudicate_held(judge, row) == "adjudicated":
                 report.adjudicated += 1
-        except PbemError as exc:
-            report.errors.append(f"game {row['id']}: {exc.render()}")
+        except Exception as exc:  # noqa: BLE001 - a game that cannot be adjudicated must not stall the others
+            report.errors.append(f"game {row['id']}: " + (exc.render() if isinstance(exc, PbemError) else f"internal error ({type(exc).__name__}: {exc})"))
     report.notices = apply_deadlines(judge)
     send_outbox(judge, report)
     return report
