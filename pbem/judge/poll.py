@@ -69,7 +69,8 @@ def poll(home: Path, key=None) -> PollReport:
 def _pass(judge: Judge) -> PollReport:
     report = PollReport()
     db = judge.db
-    for row in db.execute("SELECT * FROM games WHERE over = 0 OR seq < 0").fetchall():
+    # Games still playing, and finished games whose reveal mail a crash may have kept from the outbox.
+    for row in db.execute("SELECT * FROM games WHERE over = 0 OR seq < 0 OR id NOT IN (SELECT game FROM outbox WHERE kind = 'reveal')").fetchall():
         reconcile(judge, row)
     try:
         report.fetched = fetch(judge.settings, lambda source, raw: store(db, source, raw, judge.now),
