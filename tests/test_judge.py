@@ -286,3 +286,40 @@ def test_a_mail_broken_beyond_reading_is_stored_and_stalls_nothing(tmp_path):
     db = connect(home / "judge.sqlite")
     assert db.execute("SELECT COUNT(*) FROM messages WHERE state = 'new'").fetchone()[0] == 0
     assert list(inbox.glob("*/*")) == []  # taken from the Maildir once stored
+
+
+def test_a_crash_between_writing_a_turn_file_and_recording_it_mails_it_once(tmp_path, servers, monkeypatch):
+    """The moment kill -9 can hit at random, hit on purpose: the turn file is on disk, the database has not heard of it."""
+    import pbem.judge.games as games
+
+    home, players, _ = make_judge(tmp_path, servers, inbound="maildir")
+    start_game(home, players, "test-skirmish")
+    _poll(home)
+    for p in players.values():
+        p.collect()
+    side = json.loads(pbem("judge", "list", home, "--json"))["games"][0]["awaiting"]
+    players[side].move()
+
+    class Killed(Exception):
+        pass
+
+    def killed(*_):
+        raise Killed
+
+    monkeypatch.setattr(games, "reconcile", killed)
+    from pbem.judge.poll import poll
+
+    report = poll(home)
+    assert report.adjudicated == 0 and "Killed" in " ".join(report.errors)
+    written = list((home / "games").glob("*/turn-0001.pbem"))
+    assert len(written) == 1
+    first = written[0].read_bytes()
+    monkeypatch.undo()
+    monkeypatch.setenv("PBEM_JUDGE_IMAP_PASSWORD", "secret")
+    _poll(home)
+    _poll(home)
+    assert written[0].read_bytes() == first  # never replaced
+    for p in players.values():
+        p.collect()
+        assert len([m for m in p.mails if "turn file 1" in str(m["Subject"])]) == 1  # one mail, under one Message-ID
+        assert p.duplicates == 0 and (p.game / "turn-0001.pbem").read_bytes() == first
