@@ -28,13 +28,15 @@ orders_app = typer.Typer(help="Orders files: a template for your turn, and check
 schema_app = typer.Typer(help="The JSON Schemas of pbem's files.", no_args_is_help=True)
 scenario_app = typer.Typer(help="The scenarios pbem ships: list them, show one.", no_args_is_help=True)
 map_app = typer.Typer(help="Map files: check one you have edited.", no_args_is_help=True)
+judge_app = typer.Typer(help="The judge: the referee's side of many games, unattended, by e-mail (docs/judge.md).", no_args_is_help=True)
 app.add_typer(case_app, name="case")
 app.add_typer(orders_app, name="orders")
 app.add_typer(schema_app, name="schema")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(map_app, name="map")
+app.add_typer(judge_app, name="judge")
 
-from pbem.cli import bot, cases, checks, maps, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
+from pbem.cli import bot, cases, checks, judge, maps, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
 
 
 def _utf8_output() -> None:
