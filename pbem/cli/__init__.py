@@ -34,7 +34,7 @@ app.add_typer(schema_app, name="schema")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(map_app, name="map")
 
-from pbem.cli import bot, cases, checks, maps, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
+from pbem.cli import bot, cases, checks, maps, play, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
 
 
 def _utf8_output() -> None:
