@@ -202,3 +202,27 @@ def _landing(board: Board, ruleset: Ruleset, unit: Unit, graph: MoveGraph, enemy
             continue  # 5.25, I22
         found[h] = graph.scaled(board.entry_cost(unit.entry, h))
     return found
+
+
+def offered(board: Board, ruleset: Ruleset, units: Mapping[str, Unit], placement: Placement, phasing: str, phase: str,
+            moves: list, unit_id: str) -> Reach | None:
+    """Where ``unit_id`` may end its move given the other ``moves`` of the orders: :func:`unit_reach` less the hexes
+    another friendly unit ends in (5.31).  A hex is offered exactly when a move there passes :func:`check_moves`.
+
+    None when the unit may not move at all now (not the phasing side's, not the Movement Phase, 5.11).
+    """
+    from pbem.engine.movement import check_moves
+
+    unit = units.get(unit_id)
+    if unit is None or unit.side != phasing or phase != "movement":
+        return None
+    others = [m for m in moves if m.unit != unit_id]
+    after = check_moves(board, dict(units), placement, phasing, phase, others, ruleset).placement
+    reach = unit_reach(board, ruleset, units, placement, unit_id, now=after)
+    start = placement.where(unit_id)
+    taken = {after.where(u) for u in after.units_of(phasing) if u != unit_id}
+    for h in list(reach.cost):
+        if h in taken and h != start:
+            del reach.cost[h]  # a move may pass through a friendly unit, not end with it (5.31)
+    reach.exits = {h: c for h, c in reach.exits.items() if h in reach.cost}
+    return reach

@@ -20,7 +20,7 @@ from pbem.engine import hexes
 from pbem.engine.adjudicator import check_orders
 from pbem.engine.placement import Placement
 from pbem.engine.problems import Problem
-from pbem.engine.reach import graph_of, unit_reach
+from pbem.engine.reach import graph_of, offered
 from pbem.game.views import state_of_view
 from pbem.jsonfile import SchemaErrors
 from pbem.model.common import OFFMAP, enemy_of
@@ -151,24 +151,11 @@ class Planner:
         return sorted(u for u, unit in self.units.items()
                       if unit.side == self.side and (self.placement.on_map(u) or self.placement.where(u) == OFFMAP))
 
-    def _others(self, document: Any, unit_id: str) -> Orders:
-        orders = self.orders(document)
-        return orders.model_copy(update={"moves": [m for m in orders.moves if m.unit != unit_id], "attacks": []})
-
     def reach(self, document: Any, unit_id: str):
-        """The unit's :class:`~pbem.engine.reach.Reach`, less the hexes another unit of the orders ends in (5.31)."""
-        if unit_id not in self.units or self.units[unit_id].side != self.side or self.state.position.phase != "movement":
-            return None
-        others = self._others(document, unit_id)
-        after = check_orders(self.board, self.ruleset, self.state, others).movement.placement
-        reach = unit_reach(self.board, self.ruleset, self.units, self.placement, unit_id, now=after)
-        start = self.placement.where(unit_id)
-        taken = {after.where(u) for u in after.units_of(self.side) if u != unit_id}
-        for h in list(reach.cost):
-            if h in taken and h != start:
-                reach.cost.pop(h)  # may pass through, may not end there (5.31)
-        reach.exits = {h: c for h, c in reach.exits.items() if h in reach.cost}
-        return reach
+        """The unit's :class:`~pbem.engine.reach.Reach` given the other moves of the orders (:func:`~pbem.engine.reach.offered`)."""
+        position = self.state.position
+        moves = list(self.orders(document).moves)
+        return offered(self.board, self.ruleset, self.units, self.placement, position.phasing, position.phase, moves, unit_id)
 
     def reach_table(self, document: Any, unit_id: str) -> dict[str, Any]:
         """The hexes a unit may end its move in, each with the MP spent, and the exits it may leave by."""
