@@ -49,7 +49,10 @@ def serve(sitting: Sitting, port: int, open_browser: bool, say: Callable[[str], 
             "only this address drives the page (it stays on this computer); Ctrl-C to stop")
         if open_browser:
             threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
-        server.run(sockets=[sock])
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:
+            pass  # uvicorn shut down on Ctrl-C, then passed the signal on: the player asked to stop, nothing failed
     finally:
         sock.close()
         lock.release(sitting.turn_path)
