@@ -191,7 +191,10 @@ function drawAttacks() {
     div.addEventListener('click', ev => { if (ev.target === div) { currentAttack = i; mode = 'attack'; draw(); } });
     const gsp = html('input', {type: 'number', min: 0, value: a.gsp || 0, class: 'gsp', 'data-attack': i, style: 'width:3em'});
     gsp.addEventListener('change', () => change(() => { doc.attacks[i].gsp = Math.max(0, parseInt(gsp.value || '0', 10)); }));
-    const gl = html('label', {}, ' Ground Support Points '); gl.append(gsp); div.append(html('br'), gl);
+    const gl = html('label', {}, ' Ground Support Points '); gl.append(gsp);
+    const bump = by => () => change(() => { doc.attacks[i].gsp = Math.max(0, (doc.attacks[i].gsp || 0) + by); });
+    div.append(html('br'), gl, button('−', {'data-gsp-minus': i, title: 'one Ground Support Point less'}, bump(-1)),
+               button('+', {'data-gsp-plus': i, title: 'one Ground Support Point more (9.1)'}, bump(1)));
     for (const u of a.attackers) {
       const mine = D.mine[u]; if (!mine || mine.artillery) continue;
       const sel = html('select', {class: 'advance', 'data-attack': i, 'data-unit-advance': u});
