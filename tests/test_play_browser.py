@@ -112,7 +112,8 @@ def test_the_american_game_turn_1_by_clicks_saves_orders_validate_accepts(browse
         assert "none" in tab.inner_text("#owed").split("must still attack")[1].split("\n")[0]
         tab.click("#save-orders")
         tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
-        _screenshot(tab, tmp_path)
+        idle = sorted(set(planner_of(turn, key).movable()) - {m["unit"] for m in plan["moves"]})
+        _screenshot(tab, tmp_path, idle[0])
         assert not errors
     finally:
         code, err = play.stop()
@@ -132,12 +133,14 @@ def test_the_american_game_turn_1_by_clicks_saves_orders_validate_accepts(browse
         again.stop()
 
 
-def _screenshot(tab, tmp_path):
-    """The page with an attack selected: kept for the README when PBEM_README_SHOT names a file."""
+def _screenshot(tab, tmp_path, waiting: str):
+    """The page with the attacks weighed and a reinforcement's reach marked: kept for the README when
+    PBEM_README_SHOT names a file."""
     tab.click('[data-select-attack="0"]')
-    first = tab.get_attribute('.attack[data-attack="0"]', "data-attack")
-    assert first == "0"
-    tab.locator('#map .counter.in-attack, #map .ghost-counter.in-attack').first.scroll_into_view_if_needed()
+    tab.click("#mode-move")
+    tab.click(f'[data-waiting="{waiting}"]')
+    tab.wait_for_selector(".hex.reachable")
+    _settle(tab)
     shot = tmp_path / "play.png"
     tab.screenshot(path=str(shot))
     assert shot.stat().st_size > 20_000
