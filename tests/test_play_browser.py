@@ -255,3 +255,51 @@ def test_three_mistakes_made_by_clicking_are_each_shown_with_their_rule_case(bro
         assert not errors
     finally:
         play.stop()
+
+
+def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tmp_path):
+    from tests.play_game import after_set_up
+
+    # spi-1975: a gun landed, a battalion beside it, and the gun's FPF given to the battalion
+    (tmp_path / "spi").mkdir()
+    turn = new_game(tmp_path / "spi", edition="spi-1975")
+    key = tmp_path / "spi" / "us.key"
+    play = Play(turn, key)
+    try:
+        tab, errors = _open(browser, play.url)
+        _move_by_clicks(tab, "us-13-art", "2428", waiting=True)
+        _move_by_clicks(tab, "us-12-cav", "2528", waiting=True)
+        tab.click("#mode-defense")
+        tab.click('#map .ghost-counter[data-unit="us-13-art"]')
+        tab.click('#map .ghost-counter[data-unit="us-12-cav"]')
+        tab.wait_for_function("document.getElementById('fpf').textContent.includes('us-13-art covers us-12-cav')")
+        tab.wait_for_function("document.querySelectorAll('#problems li').length === 0")
+        tab.click("#save-orders")
+        tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
+        assert not errors
+    finally:
+        play.stop()
+    saved = turn.parent / "orders-0000-US.json"
+    assert json.loads(saved.read_text())["defense"] == {"fpf": [{"artillery": "us-13-art", "defender": "us-12-cav"}]}
+    status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
+    assert status == 0, out
+
+    # hidden units: the American intelligence roll costs a Ground Support Point (19B.7)
+    (tmp_path / "hidden").mkdir()
+    turn = after_set_up(tmp_path / "hidden")
+    key = tmp_path / "hidden" / "us.key"
+    play = Play(turn, key)
+    try:
+        tab, errors = _open(browser, play.url)
+        assert "Ground Support Points left: 4 of 4" in tab.inner_text("#owed")
+        tab.check("#intel-roll")
+        tab.wait_for_function("document.getElementById('owed').textContent.includes('left: 3 of 4')")
+        tab.click("#save-orders")
+        tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
+        assert not errors
+    finally:
+        play.stop()
+    saved = turn.parent / "orders-0001-US.json"
+    assert json.loads(saved.read_text())["intelligence"] == {"roll": True}
+    status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
+    assert status == 0, out

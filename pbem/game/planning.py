@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.datafiles import LoadedScenario
 from pbem.engine import hexes
+from pbem.engine import limited
 from pbem.engine.adjudicator import check_orders
 from pbem.engine.placement import Placement
 from pbem.engine.problems import Problem
@@ -109,7 +110,7 @@ class Planner:
             orders = self._named(self.orders(document))
             may = self._may_attack(orders)
             odds = self._odds(orders)
-            used = sum(a.gsp for a in orders.attacks)
+            used = sum(a.gsp for a in orders.attacks) + limited.intelligence_cost(self.state, orders)  # 19B.7: a roll costs a point
         return Analysis(found, must, owed, may, odds, self.state.position.gsp_of(self.side) - used)
 
     def _named(self, orders: Orders) -> Orders:
