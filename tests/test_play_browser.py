@@ -104,6 +104,8 @@ def test_the_american_game_turn_1_by_clicks_saves_orders_validate_accepts(browse
             end = (move["path"] or [move.get("enter")])[-1]
             _move_by_clicks(tab, move["unit"], end, waiting="enter" in move)
         assert tab.get_attribute(f'#map .hex[data-hex="{end}"]', "class").split().count("reachable") == 0  # the marks go once moved
+        tab.reload()  # a reload keeps the orders as they stand
+        tab.wait_for_function(f"document.querySelectorAll('#moves li').length === {len(plan['moves'])}")
         tab.click("#mode-attack")
         for i, attack in enumerate(plan["attacks"]):
             _attack_by_clicks(tab, i, attack["attackers"] + attack.get("barrage", []), attack["defenders"], attack.get("gsp", 0))

@@ -22,7 +22,10 @@ def _asset(name: str) -> str:
 
 
 def _facts(sitting: Sitting) -> dict[str, Any]:
-    """What the script needs to know of the view: the side, its units, the set-up limits; no rule."""
+    """What the script needs to know of the view: the side, its units, the set-up limits; no rule.
+
+    Not the orders: the page is drawn once per sitting, and the script asks
+    for the orders as they stand each time it loads (a reload keeps them)."""
     planner = sitting.planner
     state = planner.state
     mine = {}
@@ -42,7 +45,6 @@ def _facts(sitting: Sitting) -> dict[str, Any]:
         "gsp": state.position.gsp_of(planner.side),
         "mine": mine,
         "orders_path": str(sitting.orders_path),
-        "document": sitting.document,
     }
     if planner.setting_up:
         facts["deployment"] = planner.deployment()

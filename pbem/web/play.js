@@ -6,7 +6,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const base = location.pathname.endsWith('/') ? location.pathname : location.pathname + '/';
 const $ = id => document.getElementById(id);
 
-let doc = normalise(D.document || {});
+let doc = normalise({});
 let undoStack = [];
 let mode = D.setup ? 'setup' : 'move';
 let selected = null;      // a unit of mine
@@ -414,4 +414,7 @@ $('intel-roll').addEventListener('change', ev => change(() => {
 $('note').addEventListener('change', ev => change(() => { if (ev.target.value) doc.note = ev.target.value; else delete doc.note; }));
 document.addEventListener('keydown', ev => { if (ev.key === 'Escape') { selected = null; reach = null; laying = null; fpfGun = null; draw(); } });
 addModes();
-refresh();
+busy = api('state').then(r => {
+  if (r.status === 200) { doc = normalise(r.data.document); analysis = r.data.analysis; draw(); }
+  else say(r.data.error || 'the page server did not answer', true);
+});
