@@ -50,8 +50,9 @@ def _time(call) -> float:
 def bench(turn: Path, key: Path, rounds: int, units: int | None) -> dict[str, list[float]]:
     import warnings
 
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Starlette's notice that its test client will move to httpx2
+        from starlette.testclient import TestClient
 
     from pbem.bot.play import bot_orders  # noqa: F401  (imported here so its cost is not timed)
     from pbem.protocol.keys import read_private

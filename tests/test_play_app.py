@@ -15,8 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import warnings
+
 import pytest
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Starlette's notice that its test client will move to httpx2
+    from starlette.testclient import TestClient
 
 from pbem.protocol.keys import read_private
 from pbem.web.app import build_app
