@@ -275,6 +275,11 @@ def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tm
         tab.click('#map .ghost-counter[data-unit="us-13-art"]')
         tab.click('#map .ghost-counter[data-unit="us-12-cav"]')
         tab.wait_for_function("document.getElementById('fpf').textContent.includes('us-13-art covers us-12-cav')")
+        tab.click('#map .ghost-counter[data-unit="us-12-cav"]')  # and its retreat route, hex by hex
+        for h in ("2628", "2728"):
+            tab.click(f'#map .hex[data-hex="{h}"]', modifiers=["Shift"])
+            _settle(tab)
+        tab.wait_for_selector('#retreats li[data-retreat="us-12-cav"]')
         tab.wait_for_function("document.querySelectorAll('#problems li').length === 0")
         tab.click("#save-orders")
         tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
@@ -282,7 +287,8 @@ def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tm
     finally:
         play.stop()
     saved = turn.parent / "orders-0000-US.json"
-    assert json.loads(saved.read_text())["defense"] == {"fpf": [{"artillery": "us-13-art", "defender": "us-12-cav"}]}
+    assert json.loads(saved.read_text())["defense"] == {"fpf": [{"artillery": "us-13-art", "defender": "us-12-cav"}],
+                                                        "retreats": [{"unit": "us-12-cav", "path": ["2628", "2728"]}]}
     status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
     assert status == 0, out
 

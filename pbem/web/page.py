@@ -86,8 +86,10 @@ def page_html(sitting: Sitting) -> str:
 <section id="panel-setup"><h2>Secret set-up (19B.2, 19B.6)</h2><div id="setup-limits"></div><div id="setup-units"></div>
 <button id="place-dummies" type="button">Place dummies</button> <button id="as-listed" type="button">Each unit on its listed hex</button><ol id="dummies"></ol></section>
 <section id="panel-defense"><h2>Defense for the enemy's next player-turn (spi-1975)</h2>
-<p>Click one of your artillery units, then the unit it gives Final Protective Fire to.</p><ol id="fpf"></ol>
-<button id="no-fpf" type="button">No FPF at all</button> <button id="fpf-by-system" type="button">Let the system choose</button></section>
+<p>Click one of your artillery units, then the unit it gives Final Protective Fire to (8.4). Click a unit, then
+shift-click hexes for the route it retreats by (7.7).</p><ol id="fpf"></ol>
+<button id="no-fpf" type="button">No FPF at all</button> <button id="fpf-by-system" type="button">Let the system choose</button>
+<h3>Retreat routes</h3><ol id="retreats"></ol></section>
 <section id="panel-intel"><h2>Intelligence (19B.7)</h2><label><input type="checkbox" id="intel-roll"> spend a Ground Support Point on an intelligence roll</label></section>
 <section><h2>Note to your opponent</h2><textarea id="note" rows="2" maxlength="2000"></textarea></section>
 <section><h2>Problems</h2><ul id="problems"></ul></section>

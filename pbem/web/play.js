@@ -168,7 +168,7 @@ function drawSelected() {
       : 'attack ' + (currentAttack + 1) + ': click your units to add or remove them, an enemy counter to add or remove it as a target';
     return;
   }
-  if (!selected) { box.textContent = mode === 'defense' ? (fpfGun ? fpfGun + ': now click the unit it covers' : 'click one of your artillery units') : 'click one of your counters or reinforcements'; return; }
+  if (!selected || mode === 'defense') { box.textContent = mode === 'defense' ? (fpfGun ? fpfGun + ': shift-click the hexes of its retreat route' + (D.mine[fpfGun].artillery ? ', or click the unit it gives FPF to' : '') : 'click one of your units') : 'click one of your counters or reinforcements'; return; }
   const u = D.mine[selected];
   box.append(selected + (u && u.name ? ' (' + u.name + ')' : '') + (u ? ', ' + u.kind + ', ' + u.move + ' MP' : ''));
   if (reach) {
@@ -231,6 +231,12 @@ function drawAttacks() {
 function drawDefense() {
   const list = $('fpf'); list.innerHTML = '';
   const d = doc.defense;
+  const routes = $('retreats'); routes.innerHTML = '';
+  ((d && d.retreats) || []).forEach((r, i) => {
+    const li = html('li', {'data-retreat': r.unit}, r.unit + ' retreats by ' + r.path.join(' ') + ' ');
+    li.append(button('✕', {}, () => change(() => { doc.defense.retreats.splice(i, 1); if (!doc.defense.retreats.length) delete doc.defense.retreats; })));
+    routes.append(li);
+  });
   if (!d || d.fpf === undefined) { list.append(html('li', {}, 'the system chooses (docs/policies.md)')); return; }
   if (!d.fpf.length) list.append(html('li', {}, 'no FPF at all'));
   d.fpf.forEach((f, i) => {
@@ -336,8 +342,18 @@ function onMap(ev) {
     return change(() => { if (mine) toggle(a.attackers, unit); else if (!D.mine[unit]) toggle(a.defenders, unit); });
   }
   if (mode === 'defense') {
+    if (ev.shiftKey && fpfGun && hex) {  // the picked unit's retreat route, hex by hex (7.7)
+      const who = fpfGun;
+      return change(() => {
+        doc.defense = doc.defense || {};
+        const routes = doc.defense.retreats = doc.defense.retreats || [];
+        let route = routes.find(r => r.unit === who);
+        if (!route) { route = {unit: who, path: []}; routes.push(route); }
+        route.path.push(hex);
+      });
+    }
     if (!mine) return;
-    if (!fpfGun) { if (D.mine[unit].artillery) { fpfGun = unit; draw(); } else say('pick one of your artillery units first', true); return; }
+    if (!fpfGun || !D.mine[fpfGun].artillery || unit === fpfGun) { fpfGun = unit === fpfGun ? null : unit; draw(); return; }
     const gun = fpfGun; fpfGun = null;
     return change(() => { doc.defense = doc.defense || {}; doc.defense.fpf = (doc.defense.fpf || []).concat([{artillery: gun, defender: unit}]); });
   }
