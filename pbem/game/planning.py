@@ -179,14 +179,21 @@ class Planner:
 
     # -- the secret set-up (19B.2, 19B.6) ------------------------------------------
     def deployment(self) -> dict[str, Any]:
-        """The set-up units, the hexes they may take and where dummies may go, from the deployment rules."""
-        from pbem.engine.deployment import dummies_of, dummy_places, setup_hexes
+        """The set-up units, the hexes each may take and where dummies may go, from the deployment rules."""
+        from pbem.engine import deployment
 
-        listed = setup_hexes(self.state)
+        listed = deployment.setup_hexes(self.state)
+        zone = getattr(deployment, "SetupZone", None)
+        if zone is not None:  # the set-up zone of issue 19 (pbem.engine.deployment), where the engine has it
+            zone = zone.of(self.board, self.state)
+            places = {u: zone.places(armor=self.units[u].kind == "armor") for u in listed}
+        else:  # the scenario's printed set-up hexes, in any order (19B.2)
+            places = {u: sorted(set(listed.values())) for u in listed}
         return {
             "units": sorted(listed),
-            "hexes": sorted(set(listed.values())),
-            "dummies": len(dummies_of(self.state)),
-            "dummy_hexes": dummy_places(self.board, self.state),
+            "hexes": sorted({h for hs in places.values() for h in hs}),
+            "unit_hexes": places,
+            "dummies": len(deployment.dummies_of(self.state)),
+            "dummy_hexes": deployment.dummy_places(self.board, self.state),
             "radius": self.state.hidden.radius if self.state.hidden else 0,
         }

@@ -254,7 +254,7 @@ function drawSetup() {
     const table = {}; for (const h of dep.dummy_hexes) if (!used.has(h)) table[h] = null;
     markHexes(table, 'allowed');
   } else if (selected) {
-    const table = {}; for (const h of dep.hexes) if (!used.has(h) || mine.units[selected] === h) table[h] = null;
+    const table = {}; for (const h of dep.unit_hexes[selected]) if (!used.has(h) || mine.units[selected] === h) table[h] = null;
     markHexes(table, 'allowed');
   } else markHexes({}, 'allowed');
   for (const [u, h] of Object.entries(mine.units)) {
@@ -263,7 +263,7 @@ function drawSetup() {
     g.appendChild(el('text', {class: 'ghost-label', x: c[0], y: c[1] + 3}, u.split('-').slice(1).join('-')));
   }
   for (const h of mine.dummies) { const c = centre(h); if (c) g.appendChild(el('rect', {class: 'dummy', x: c[0] - 9, y: c[1] - 9, width: 18, height: 18})); }
-  $('setup-limits').textContent = Object.keys(mine.units).length + ' of ' + dep.units.length + ' units set up, each on one of the listed hexes (one per hex); '
+  $('setup-limits').textContent = Object.keys(mine.units).length + ' of ' + dep.units.length + ' units set up, each on a marked hex (one per hex); '
     + mine.dummies.length + ' of at most ' + dep.dummies + ' dummies placed: land hexes not clear, not next to an American unit, within '
     + dep.radius + ' hexes of a set-up hex (' + dep.dummy_hexes.length + ' such hexes).';
   const box = $('setup-units'); box.innerHTML = '';
@@ -377,7 +377,7 @@ function setupClick(hex) {
     if (who) { selected = who[0]; draw(); } else say('pick a unit from the list first', true);
     return;
   }
-  if (!D.deployment.hexes.includes(hex)) { say(hex + ' is not one of the set-up hexes', true); return; }
+  if (!D.deployment.unit_hexes[selected].includes(hex)) { say(hex + ' is not a hex ' + selected + ' may set up in', true); return; }
   const unit = selected; selected = null;
   return change(() => {
     for (const [u, h] of Object.entries(mine.units)) if (h === hex && u !== unit) delete mine.units[u];
