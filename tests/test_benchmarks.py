@@ -34,6 +34,7 @@ TINY = {
 ELSEWHERE = {
     "event_audit.py": "tests/test_event_benchmark.py",
     "judge_poll.py": "tests/test_judge.py",
+    "play_page.py": "tests/test_benchmark_play.py",
 }
 
 

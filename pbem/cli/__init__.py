@@ -36,7 +36,7 @@ app.add_typer(scenario_app, name="scenario")
 app.add_typer(map_app, name="map")
 app.add_typer(judge_app, name="judge")
 
-from pbem.cli import bot, cases, checks, judge, maps, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
+from pbem.cli import bot, cases, checks, judge, maps, play, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
 
 
 def _utf8_output() -> None:

@@ -173,7 +173,6 @@ def submit(
 ) -> None:
     """Sign your orders (the same orders give the same file and the same dice), seal them to the referee, and keep a receipt."""
     from pbem.game.receipts import submit_orders
-    from pbem.game.status import mail_text
 
     turn_file, identity, side, document, found = _checked_orders(orders, turn, key, passphrase_env)
     if found:
@@ -184,14 +183,10 @@ def submit(
     if done.status == "resent":
         typer.echo(f"{done.path}: these are your revision {done.revision} already (same signed orders, same dice): send this file again")
         return
-    from pbem.protocol.ordersfile import adjudicator_of
+    from pbem.game.status import submission_mail
 
-    judge = adjudicator_of(turn_file, side)
-    to = "the referee" if judge == "referee" else f"the {judge} player, who adjudicates them"
+    to, mail = submission_mail(turn_file, side, done.path, done.revision)
     what = "revision 1" if done.status == "new" else f"revision {done.revision}, replacing your earlier orders"
     typer.echo(f"wrote {done.path} ({what}): send it to {to}")
     typer.echo(f"kept {done.receipt.name}: 'pbem verify' uses it to check which of your revisions the next turn file adjudicated")
-    what = f"{side} orders answering turn file {turn_file.seq} (revision {done.revision})"
-    command = (f"Referee: pbem adjudicate turn-{turn_file.seq:04d}.pbem {done.path.name} --key REF.key" if judge == "referee"
-               else f"{judge}: pbem adjudicate turn-{turn_file.seq:04d}.pbem {done.path.name} --key {judge}.key")
-    output.mail(mail_text(turn_file, what, done.path, command), to.split(",")[0])
+    output.mail(mail, to.split(",")[0])

@@ -96,27 +96,31 @@ def side_to_move(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True
 
 def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, source: str) -> tuple[str, list]:
     """The holder's side and every problem with ``document`` on the holder's own view."""
-    from pbem.construct import construct
     from pbem.datafiles import orders_from
-    from pbem.engine.adjudicator import check_orders
     from pbem.game.scenario_ref import scenario_of
-    from pbem.game.standing import standing_problems
     from pbem.game.views import state_of_view
-    from pbem.model.ruleset import Ruleset
-    from pbem.suggest import with_suggestions
 
     side, view = side_to_move(turn, identity)
     orders = orders_from(document, source)
-    board = scenario_of(turn).board
-    state = state_of_view(view)
-    rules = construct(Ruleset, view["ruleset"], trusted=True)
+    return side, problems_on_view(scenario_of(turn).board, view["ruleset"], state_of_view(view), side, orders)
+
+
+def problems_on_view(board, ruleset: dict[str, Any], state, side: str, orders) -> list:
+    """Every problem with ``orders`` on a side's own view: what ``pbem validate`` and the ``pbem play`` page report."""
+    from pbem.construct import construct
+    from pbem.engine.adjudicator import check_orders
+    from pbem.game.standing import standing_problems
+    from pbem.model.ruleset import Ruleset
+    from pbem.suggest import with_suggestions
+
+    rules = construct(Ruleset, ruleset, trusted=True)
     if state.hidden is not None and side == "US":
         from pbem.game.fog import named_by_hex
 
         orders = named_by_hex(orders, state)  # a hidden target is named by its hex, as the referee reads it
     setup = state.hidden is not None and not state.hidden.deployed
     found = list(check_orders(board, rules, state, orders).problems) + ([] if setup else standing_problems(board, rules, state, side, orders.defense))
-    return side, with_suggestions(found, state.locations)
+    return with_suggestions(found, state.locations)
 
 
 def deployment_template(view: dict[str, Any], board, offered: dict[str, Any]) -> tuple[dict, list[str]]:

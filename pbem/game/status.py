@@ -110,6 +110,18 @@ def mail_text(turn: TurnFile, what: str, attached: Path, next_step: str) -> list
     ]
 
 
+def submission_mail(turn: TurnFile, side: str, path: Path, revision: int) -> tuple[str, list[str]]:
+    """Whom a player's signed orders go to, and the mail to paste: shared by ``pbem submit`` and ``pbem play``."""
+    from pbem.protocol.ordersfile import adjudicator_of
+
+    judge = adjudicator_of(turn, side)
+    to = "the referee" if judge == "referee" else f"the {judge} player, who adjudicates them"
+    what = f"{side} orders answering turn file {turn.seq} (revision {revision})"
+    command = (f"Referee: pbem adjudicate turn-{turn.seq:04d}.pbem {path.name} --key REF.key" if judge == "referee"
+               else f"{judge}: pbem adjudicate turn-{turn.seq:04d}.pbem {path.name} --key {judge}.key")
+    return to, mail_text(turn, what, path, command)
+
+
 def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: str = "KEY") -> Status:
     report = verify_game(folder, {folder})
     turns = sorted(report.turns, key=lambda t: t.seq)

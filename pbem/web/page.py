@@ -1,0 +1,103 @@
+"""The page: the renderer's SVG of the player's own view, wrapped with the orders panel and the script.
+
+The map is :func:`pbem.render.svg.render_svg` unchanged; this page only adds
+an overlay of its own on top (reachable hexes, planned paths) and the side
+panel.  The script (``play.js``) sends every click to the app and draws the
+answers; it knows no rule.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib.resources import files
+from typing import Any
+
+from pbem.model.common import OFFMAP
+from pbem.web.session import Sitting
+
+
+def _asset(name: str) -> str:
+    return files("pbem.web").joinpath(name).read_text(encoding="utf-8")
+
+
+def _facts(sitting: Sitting) -> dict[str, Any]:
+    """What the script needs to know of the view: the side, its units, the set-up limits; no rule.
+
+    Not the orders: the page is drawn once per sitting, and the script asks
+    for the orders as they stand each time it loads (a reload keeps them)."""
+    planner = sitting.planner
+    state = planner.state
+    mine = {}
+    for uid, unit in planner.units.items():
+        if unit.side != planner.side:
+            continue
+        where = state.locations.get(uid, "")
+        mine[uid] = {"id": uid, "kind": unit.kind, "hex": where, "waiting": where == OFFMAP, "entry": unit.entry,
+                     "artillery": unit.is_artillery, "dummy": unit.is_dummy, "move": unit.move,
+                     "name": unit.name or ""}
+    facts: dict[str, Any] = {
+        "side": planner.side,
+        "seq": sitting.turn.seq,
+        "setup": planner.setting_up,
+        "edition": planner.ruleset.edition,
+        "hidden": state.hidden is not None,
+        "gsp": state.position.gsp_of(planner.side),
+        "mine": mine,
+        "orders_path": str(sitting.orders_path),
+    }
+    if planner.setting_up:
+        facts["deployment"] = planner.deployment()
+    return facts
+
+
+def page_html(sitting: Sitting) -> str:
+    from pbem.render.scene import build_scene
+    from pbem.render.svg import render_svg
+
+    planner = sitting.planner
+    scene = build_scene(planner.view, planner.board)
+    data = json.dumps(_facts(sitting), ensure_ascii=False).replace("</", "<\\/")
+    title = f"pbem play: turn file {sitting.turn.seq}, {planner.side} orders"
+    what = "secret set-up" if planner.setting_up else f"Game-Turn {planner.state.position.turn}"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_asset("play.css")}</style>
+</head>
+<body>
+<header><h1>{html.escape(title)}</h1><div>{html.escape(scene.status)} Orders: {html.escape(what)}, saved to {html.escape(str(sitting.orders_path))}</div></header>
+<main>
+<div id="map">{render_svg(scene)}</div>
+<aside>
+<section id="tools"><div id="modes"></div>
+<button id="undo" type="button">Undo</button>
+<button id="save-orders" type="button">Save</button>
+<button id="load-orders" type="button">Load saved</button>
+<button id="submit-orders" type="button">Submit</button>
+<div id="status" role="status"></div></section>
+<section id="selection"><h2>Selected</h2><div id="selected">click one of your counters</div></section>
+<section id="panel-move"><h2>Moves</h2><ol id="moves"></ol><h3>Reinforcements</h3><div id="waiting"></div></section>
+<section id="panel-attack"><h2>Attacks</h2><button id="new-attack" type="button">New attack</button><div id="attacks"></div>
+<div id="owed"></div></section>
+<section id="panel-setup"><h2>Secret set-up (19B.2, 19B.6)</h2><div id="setup-limits"></div><div id="setup-units"></div>
+<button id="place-dummies" type="button">Place dummies</button> <button id="as-listed" type="button">Each unit on its listed hex</button><ol id="dummies"></ol></section>
+<section id="panel-defense"><h2>Defense for the enemy's next player-turn (spi-1975)</h2>
+<p>Click one of your artillery units, then the unit it gives Final Protective Fire to (8.4). Click a unit, then
+shift-click hexes for the route it retreats by (7.7).</p><ol id="fpf"></ol>
+<button id="no-fpf" type="button">No FPF at all</button> <button id="fpf-by-system" type="button">Let the system choose</button>
+<h3>Retreat routes</h3><ol id="retreats"></ol></section>
+<section id="panel-intel"><h2>Intelligence (19B.7)</h2><label><input type="checkbox" id="intel-roll"> spend a Ground Support Point on an intelligence roll</label></section>
+<section><h2>Note to your opponent</h2><textarea id="note" rows="2" maxlength="2000"></textarea></section>
+<section><h2>Problems</h2><ul id="problems"></ul></section>
+<section id="mail-box" hidden><h2>Mail to send</h2><pre id="mail"></pre></section>
+</aside>
+</main>
+<script type="application/json" id="pbem-play">{data}</script>
+<script>{_asset("play.js")}</script>
+</body>
+</html>
+"""

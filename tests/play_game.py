@@ -1,0 +1,59 @@
+"""Games for the ``pbem play`` tests: three unprotected keys and a genesis turn file, built in this process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def new_game(base: Path, scenario: str = "leyte-assault", options: list[str] | None = None, edition: str | None = None) -> Path:
+    """``base/{ref,us,jp}.key`` and ``base/game/turn-0000.pbem`` of a new game of ``scenario``; returns the turn file."""
+    from pbem.game.referee import start_game
+    from pbem.protocol.files import write_new
+    from pbem.protocol.keys import generate, write_private, write_public
+
+    ids = {name: generate(name) for name in ("ref", "us", "jp")}
+    for name, identity in ids.items():
+        write_private(base / f"{name}.key", identity, None)
+        write_public(base / f"{name}.pub", identity)
+    folder = base / "game"
+    folder.mkdir()
+    genesis = start_game(scenario, ids["ref"], ids["us"].public, ids["jp"].public, edition=edition, options=options)
+    turn = folder / "turn-0000.pbem"
+    write_new(turn, genesis.text)
+    return turn
+
+
+def planner_of(turn: Path, key: Path):
+    """The :class:`~pbem.game.planning.Planner` of the holder of ``key`` on ``turn``."""
+    from pbem.game.folder import load_turn
+    from pbem.game.planning import Planner
+    from pbem.game.player import side_to_move
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.protocol.keys import read_private
+
+    turn_file = load_turn(turn)
+    _, view = side_to_move(turn_file, read_private(key, None))
+    return Planner(view, scenario_of(turn_file))
+
+
+def after_set_up(base: Path) -> Path:
+    """A hidden-units ``leyte-assault`` game past the Japanese secret set-up (as the scenario lists it):
+    ``base/game/turn-0001.pbem``, the American player to move."""
+    from pbem.game.folder import load_turn
+    from pbem.game.player import deployment_template, side_to_move
+    from pbem.game.referee import adjudicate_orders
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.protocol.files import write_new
+    from pbem.protocol.keys import read_private
+    from pbem.protocol.ordersfile import build_orders_for_turn
+
+    turn = new_game(base, options=["hidden-units"])
+    genesis = load_turn(turn)
+    jp = read_private(base / "jp.key", None)
+    _, view = side_to_move(genesis, jp)
+    skeleton, _ = deployment_template(view, scenario_of(genesis).board)
+    sent = build_orders_for_turn(jp, genesis, "JP", skeleton)
+    done = adjudicate_orders(genesis, sent.text, "orders", read_private(base / "ref.key", None))
+    nxt = turn.parent / "turn-0001.pbem"
+    write_new(nxt, done.turn.text)
+    return nxt
