@@ -106,7 +106,7 @@ def _unit_rows(scene: Scene) -> str:
     rows = []
     for c in scene.roster():
         kind = "hidden" if c.hidden else c.kind
-        where = {"offmap": "off map", "eliminated": "eliminated"}.get(c.hex, c.hex)
+        where = {"offmap": "off map", "eliminated": "eliminated", "exited": "left the map (16.13)"}.get(c.hex, c.hex)
         rows.append(
             f'<tr class="unit-row" data-unit="{html.escape(c.id)}" data-hex="{html.escape(c.hex)}">'
             f"<td>{html.escape(c.side)}</td><td>{html.escape(c.id)}</td><td>{html.escape(kind or '')}</td>"

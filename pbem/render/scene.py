@@ -20,7 +20,7 @@ from pbem.engine import hexes
 from pbem.engine.board import Board
 from pbem.engine.events import MOVEMENT_EVENTS, visited
 from pbem.engine.hexes import Hex
-from pbem.model.common import ELIMINATED, OFFMAP
+from pbem.model.common import ELIMINATED, EXITED, NOT_ON_MAP, OFFMAP
 from pbem.render.layout import Layout, around
 
 TERRAIN_LETTERS = {"clear": ".", "town": "T", "broken": "B", "rough": "R", "mountain": "M"}
@@ -139,6 +139,8 @@ class Scene:
     counters: dict[Hex, list[Counter]]
     off_map: list[Counter]
     eliminated: list[Counter]
+    exited: list[Counter]
+    """Units that left the map by an exit hex (16.13): listed, never drawn on a hex."""
     enemy: str | None
     zoc: frozenset[Hex]
     tracks: list[Track] = field(default_factory=list)
@@ -161,7 +163,7 @@ class Scene:
 
     def roster(self) -> list[Counter]:
         """Every unit of the view for the unit lists: US then Japanese; on the map shown, then off it, then eliminated."""
-        everyone = self.all_counters() + self.off_map + self.eliminated
+        everyone = self.all_counters() + self.off_map + self.exited + self.eliminated
         return [c for side in ("US", "JP") for c in everyone if c.side == side]
 
     # -- what the map holds, hex by hex -------------------------------------------
@@ -234,7 +236,7 @@ def _locations_at_each_combat(events: list[dict], final: dict[str, str]) -> dict
             where[e["unit"]] = e["from"]
         elif kind == "entered":
             where[e["unit"]] = OFFMAP
-        elif kind == "eliminated":
+        elif kind in ("eliminated", "exited"):
             where[e["unit"]] = e["hex"]
     return at
 
@@ -257,8 +259,8 @@ def _combats(events: list[dict], final: dict[str, str]) -> list[CombatMark]:
         if e["type"] != "combat":
             continue
         where = at[e["index"]]
-        attackers = tuple(dict.fromkeys(where[u] for u in e["attackers"] + e["barrage"] if where.get(u, OFFMAP) not in (OFFMAP, ELIMINATED)))
-        defenders = tuple(dict.fromkeys(where[u] for u in e["defenders"] if where.get(u, OFFMAP) not in (OFFMAP, ELIMINATED)))
+        attackers = tuple(dict.fromkeys(where[u] for u in e["attackers"] + e["barrage"] if where.get(u, OFFMAP) not in NOT_ON_MAP))
+        defenders = tuple(dict.fromkeys(where[u] for u in e["defenders"] if where.get(u, OFFMAP) not in NOT_ON_MAP))
         marks.append(CombatMark(e["index"], attackers, defenders, e["result"], describe(e) or ""))
     return marks
 
@@ -291,15 +293,19 @@ def build_scene(
     no_fpf = set(state.get("no_fpf", []))
     units = {u["id"]: u for u in state["units"]}
     counters: dict[Hex, list[Counter]] = defaultdict(list)
-    off_map, eliminated = [], []
+    off_map, eliminated, exited = [], [], []
     for uid, where in state["locations"].items():
         counter = counter_from(units[uid], where, uid in no_fpf)
         if where == OFFMAP:
             off_map.append(counter)
         elif where == ELIMINATED:
             eliminated.append(counter)
-        else:
+        elif where == EXITED:
+            exited.append(counter)
+        elif board.on_board(where):
             counters[where].append(counter)
+        else:  # a place no view names yet: listed with the units off the map, never read as a hex
+            off_map.append(counter)
     shown = around(centre, radius, board.on_board) if centre else board.all_hexes
     display = board.spec.display
     layout = Layout(shown, north or (display.north if display else "up"))
@@ -325,6 +331,7 @@ def build_scene(
         counters=dict(counters),
         off_map=off_map,
         eliminated=eliminated,
+        exited=exited,
         enemy=enemy,
         zoc=zoc,
         tracks=_tracks(events),

@@ -174,7 +174,7 @@ def _unit_lines(scene: Scene) -> list[str]:
         if c.side != side:
             side = c.side
             lines.append(f"{side} units:")
-        where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else "")}.get(c.hex, c.hex)
+        where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else ""), "exited": "left the map (16.13)"}.get(c.hex, c.hex)
         kind = "hidden" if c.hidden else c.kind
         flag = "  no FPF this phase (8.41)" if c.no_fpf else ""
         lines.append(f"  {c.id:<14} {kind:<10} {c.strengths:<12} {where}{flag}")
