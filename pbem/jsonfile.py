@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import BadInput, visible
+from pbem.shipped import schemas_dir
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -142,8 +143,8 @@ def strict_validator(schema: dict):
     return validators.extend(Draft202012Validator, type_checker=checker)(schema)
 
 
-#: The committed schemas, when pbem runs from its checkout (an installed pbem has none beside it).
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+#: The committed schemas (in the checkout, or shipped inside an installed pbem).
+SCHEMA_DIR = schemas_dir()
 
 
 @lru_cache(maxsize=None)
