@@ -47,7 +47,7 @@ def read_json(path: Path) -> Any:
         raise BadInput(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from None
     except UnicodeDecodeError:
         raise BadInput("the file is not UTF-8 text", file=str(path)) from None
-    return parse_json(text, str(path))
+    return parse_json(text.removeprefix("\ufeff"), str(path))  # a byte-order mark (Windows Notepad) is not content
 
 
 #: No pbem file nests deeper than a dozen levels; far deeper is a mistake or an attack.

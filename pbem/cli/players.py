@@ -172,6 +172,7 @@ def submit(
     from pbem.game.status import mail_text
 
     turn_file, identity, side, document, found = _checked_orders(orders, turn, key, passphrase_env)
+    output.warn_if_not_latest(turn_file)
     if found:
         output.problems(found, False, str(orders))
         typer.echo("nothing was written: fix the orders and submit again", err=True)

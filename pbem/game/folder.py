@@ -137,6 +137,15 @@ def not_a_turn_file(path: Path) -> str | None:
     return None
 
 
+def later_turn_file(turn: TurnFile) -> Path | None:
+    """The latest turn file beside ``turn`` when it is later than ``turn`` (the player answers an old one), else None."""
+    import re
+
+    folder = folder_of(turn.source)
+    later = [p for p in turn_files(folder) if (m := re.fullmatch(r"turn-([0-9]+)\.pbem", p.name)) and int(m.group(1)) > turn.seq]
+    return later[-1] if later else None
+
+
 def latest_turn(folder: Path) -> Path:
     files = turn_files(folder)
     if not files:

@@ -1,0 +1,58 @@
+"""Messages a new user met in a whole game (issue 20), each played from the command line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from pbem.engine.engagement import cancellation
+from tests.games import LANDING, run, small_game
+
+
+def test_orders_saved_with_a_byte_order_mark_are_read(tmp_path):
+    small_game(tmp_path)
+    orders = tmp_path / "orders.json"
+    orders.write_bytes(b"\xef\xbb\xbf" + json.dumps(LANDING).encode())  # Windows Notepad's "UTF-8"
+    status, out, err = run("validate", orders, "--turn", tmp_path / "game" / "turn-0000.pbem", "--key", tmp_path / "us.key")
+    assert status == 0 and "valid" in out, err
+    status, out, err = run("orders", "check", orders, "--position", "test-skirmish")
+    assert status == 0, err
+
+
+def test_bot_over_an_existing_file_says_what_it_is_and_how_to_name_another(tmp_path):
+    small_game(tmp_path)
+    orders = tmp_path / "orders.json"
+    orders.write_text("{}")
+    status, _out, err = run("bot", tmp_path / "game" / "turn-0000.pbem", "--key", tmp_path / "us.key", "-o", orders)
+    assert status == 2
+    assert "game or key file" not in err
+    assert "orders.json" in err and "already exists" in err and "-o" in err and "orders-0000-US.json" in err
+    assert orders.read_text() == "{}"
+
+
+def test_submit_and_bot_on_an_older_turn_file_warn_naming_the_latest(tmp_path):
+    small_game(tmp_path, LANDING)
+    game = tmp_path / "game"
+    shutil.copy(game / "turn-0001.pbem", game / "turn-0001.pbem.bak")
+    status, _out, err = run("bot", game / "turn-0000.pbem", "--key", tmp_path / "us.key")
+    assert "warning" in err and "turn-0001.pbem" in err and "latest" in err
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps(LANDING))
+    _status, _out, err = run("submit", orders, "--turn", game / "turn-0000.pbem", "--key", tmp_path / "us.key")
+    assert "warning" in err and "turn-0001.pbem" in err
+    _status, _out, err = run("bot", game / "turn-0001.pbem", "--key", tmp_path / "jp.key")
+    assert "warning" not in err
+
+
+def test_two_dummies_in_two_hexes_are_told_as_two():
+    class State:
+        dummies_removed = {"jp-d1": "2727", "jp-d2": "2828"}
+
+    class Attack:
+        defenders = ["jp-d1", "jp-d2"]
+
+    said = cancellation(State(), Attack())
+    assert said == "the units in 2727 and 2828 were dummies, exposed and removed (19B.6)"
+    State.dummies_removed = {"jp-d1": "2727"}
+    Attack.defenders = ["jp-d1"]
+    assert cancellation(State(), Attack()) == "the unit in 2727 was a dummy, exposed and removed (19B.6)"
