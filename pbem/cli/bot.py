@@ -52,7 +52,11 @@ def bot(
         from pbem.errors import BadInput
         from pbem.game.status import draft_name
 
-        free = draft_name(turn_file, side, setup=(seen["state"].get("hidden") or {}).get("deployed") is False)
+        name = draft_name(turn_file, side, setup=(seen["state"].get("hidden") or {}).get("deployed") is False)
+        free, n = out.parent / name, 1
+        while free.exists():
+            n += 1
+            free = out.parent / name.replace(".json", f"-{n}.json")
         raise BadInput(
             "already exists (orders or notes written earlier?); pbem bot never writes over a file",
             file=str(out),
