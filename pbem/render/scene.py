@@ -20,6 +20,7 @@ from pbem.engine import hexes
 from pbem.engine.board import Board
 from pbem.engine.events import MOVEMENT_EVENTS, visited
 from pbem.engine.hexes import Hex
+from pbem.engine.terrain import BEACH_ENTRY_COST
 from pbem.model.common import ELIMINATED, EXITED, NOT_ON_MAP, OFFMAP
 from pbem.render.layout import Layout, around
 
@@ -195,6 +196,8 @@ class Scene:
         if h not in board.sea:
             terrain = board.terrain(h)
             info["cost"] = f"{terrain.cost} MP to enter (5.21)"
+            if h in board.beaches:
+                info["cost"] += f"; landing here from the sea costs {BEACH_ENTRY_COST} MP (12.2)"
             info["line"] = f"{terrain.crt} line when defending (7.43)"
             if not terrain.armor:
                 info["armor"] = "armor only along a road or trail (5.25)"

@@ -26,7 +26,7 @@ TERRAIN_FILL = {
     "mountain": "#a98a6a", "sea": "#9cc4e4",
 }
 SIDE_FILL = {"US": "#a9c8ea", "JP": "#f2b19c"}
-TRACK_COLOUR = {"moved": "#1f4f8f", "entered": "#1f4f8f", "retreated": "#c0392b", "advanced": "#1e8449", "displaced": "#7d3c98"}
+TRACK_COLOUR = {"moved": "#1a1a1a", "entered": "#1a1a1a", "retreated": "#c0392b", "advanced": "#1e8449", "displaced": "#7d3c98"}
 STYLE = """
 .hex { stroke: #6b6b6b; stroke-width: 0.8; }
 .hex-id { font: 9px sans-serif; fill: #444; text-anchor: middle; }
@@ -84,7 +84,9 @@ def _defs(svg: ET.Element) -> None:
     defs = ET.SubElement(svg, "defs")
     ET.SubElement(defs, "style").text = STYLE
     hatch = ET.SubElement(defs, "pattern", {"id": "zoc-hatch", "patternUnits": "userSpaceOnUse", "width": "6", "height": "6", "patternTransform": "rotate(45)"})
-    ET.SubElement(hatch, "line", {"x1": "0", "y1": "0", "x2": "0", "y2": "6", "stroke": "#c0392b", "stroke-width": "2", "stroke-opacity": "0.55"})
+    # A light stripe beside the red one keeps the hatching visible on dark terrain (issue 20).
+    ET.SubElement(hatch, "line", {"x1": "3", "y1": "0", "x2": "3", "y2": "6", "stroke": "#ffffff", "stroke-width": "1.2", "stroke-opacity": "0.6"})
+    ET.SubElement(hatch, "line", {"x1": "0", "y1": "0", "x2": "0", "y2": "6", "stroke": "#c0392b", "stroke-width": "2.2", "stroke-opacity": "0.9"})
     for kind, colour in {**TRACK_COLOUR, "combat": "#d35400"}.items():
         marker = ET.SubElement(defs, "marker", {"id": f"arrow-{kind}", "viewBox": "0 0 10 10", "refX": "8", "refY": "5",
                                                 "markerWidth": "5", "markerHeight": "5", "orient": "auto-start-reverse"})
