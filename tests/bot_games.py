@@ -43,29 +43,28 @@ def exit_march(view: dict[str, Any], loaded: LoadedScenario, document: dict[str,
     attacking = {u for a in document.get("attacks", []) for u in [*a.get("attackers", []), *a.get("barrage", [])]}
     others = {m["unit"]: (m.get("path") or [m.get("enter")])[-1] for m in document.get("moves", [])}
     taken = {h for u, h in sight.where.items()} | {h for h in others.values() if h}
-    candidates = [u for u in sight.mine if sight.units[u].kind != "artillery"] + [u for u in sight.waiting if sight.units[u].kind != "artillery"]
+    candidates = [u for u in sight.mine + sight.waiting if sight.units[u].kind != "artillery" and u not in attacking]
+    options = []
     for unit in candidates:
-        if unit in attacking:
-            continue
         reach = reach_of(sight, unit) if unit in sight.where else reinforcement_reach(sight, unit)
         for goal in goals:
             field = toward(sight.board, goal)
             ends = [h for h in reach.hexes() if h in field and (h == goal or h not in sight.enemy_zoc)
                     and (h not in taken or h == sight.where.get(unit))]
-            if not ends:
-                continue
-            best = min(ends, key=lambda h: (field[h], h))
-            if best == sight.where.get(unit) and best != goal:
-                continue
-            enter, path = reach.path(best)
-            move: dict[str, Any] = {"unit": unit, "path": path}
-            if enter is not None:
-                move["enter"] = enter
-            if best == goal:
-                move["exit"] = True
-            amended = {**document, "moves": [m for m in document.get("moves", []) if m["unit"] != unit] + [move]}
-            if not problems_with(sight, amended):
-                return amended
+            if ends:
+                best = min(ends, key=lambda h: (field[h], h))
+                if best != sight.where.get(unit) or best == goal:
+                    options.append((field[best], unit, best, goal, reach))
+    for _, unit, best, goal, reach in sorted(options, key=lambda o: o[:4]):  # the unit nearest an exit goes on
+        enter, path = reach.path(best)
+        move: dict[str, Any] = {"unit": unit, "path": path}
+        if enter is not None:
+            move["enter"] = enter
+        if best == goal:
+            move["exit"] = True
+        amended = {**document, "moves": [m for m in document.get("moves", []) if m["unit"] != unit] + [move]}
+        if not problems_with(sight, amended):
+            return amended
     return document
 
 

@@ -56,3 +56,31 @@ def test_two_dummies_in_two_hexes_are_told_as_two():
     State.dummies_removed = {"jp-d1": "2727"}
     Attack.defenders = ["jp-d1"]
     assert cancellation(State(), Attack()) == "the unit in 2727 was a dummy, exposed and removed (19B.6)"
+
+
+def test_naming_a_hidden_unit_by_its_id_says_it_is_hidden_and_to_name_its_hex(tmp_path):
+    from tests.bot_games import play_bot_game
+
+    game = play_bot_game(tmp_path, "test-skirmish", options=["hidden-units"], player_turns=1)
+    turn = game / "turn-0001.pbem"
+    status, out, _ = run("view", turn, "--key", tmp_path / "us.key", "--json")
+    view = json.loads(out)
+    assert view["awaiting"] == "US"
+    hidden = [u for u in ("jp-1-9", "jp-2-9", "jp-1-33", "jp-art-22", "jp-16rcn", "jp-41") if u not in {x["id"] for x in view["state"]["units"]}]
+    assert hidden, "some Japanese unit should be hidden from the American player"
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps({"moves": [], "attacks": [{"attackers": ["us-7cav"], "defenders": [hidden[0]]}]}))
+    status, out, err = run("validate", orders, "--turn", turn, "--key", tmp_path / "us.key")
+    said = out + err
+    assert status == 2
+    assert f"{hidden[0]} is hidden from you" in said and "name its hex" in said
+    assert f"there is no unit '{hidden[0]}'" not in said and "Did you mean" not in said
+
+
+def test_the_set_up_template_says_the_intelligence_dice_come_from_the_committed_seeds(tmp_path):
+    from tests.bot_games import play_bot_game
+
+    game = play_bot_game(tmp_path, "test-skirmish", options=["hidden-units"], player_turns=0)
+    status, _out, err = run("orders", "template", game / "turn-0000.pbem", "--key", tmp_path / "jp.key")
+    assert status == 0 and "2d6" in err
+    assert "American player rolls" not in err and "committed seeds" in err

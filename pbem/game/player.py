@@ -116,7 +116,13 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
         orders = named_by_hex(orders, state)  # a hidden target is named by its hex, as the referee reads it
     setup = state.hidden is not None and not state.hidden.deployed
     found = list(check_orders(board, rules, state, orders).problems) + ([] if setup else standing_problems(board, rules, state, side, orders.defense))
-    return side, with_suggestions(found, state.locations)
+    found = with_suggestions(found, state.locations)
+    if state.hidden is not None:
+        from pbem.game.hidden_names import hidden_named
+
+        seen = set(state.locations)
+        found = hidden_named(found, {u.id for u in scenario_of(turn).scenario.units if u.id not in seen})
+    return side, found
 
 
 def deployment_template(view: dict[str, Any], board) -> tuple[dict, list[str]]:
@@ -134,7 +140,8 @@ def deployment_template(view: dict[str, Any], board) -> tuple[dict, list[str]]:
         f"place up to {allowed} dummies (19B.6) in \"dummies\": land hexes not clear, not next to an American unit, "
         f"at most {state.hidden.radius if state.hidden else 0} hexes from a set-up hex; {len(places)} such hexes, e.g. "
         + " ".join(places[:12]) + (" ..." if len(places) > 12 else ""),
-        "then the American player rolls 2d6 for intelligence: that many hidden units are exposed (19B.7)",
+        "then 2d6 of American intelligence are rolled by the referee's adjudication from the committed seeds "
+        "(no player rolls anything): that many hidden units are exposed (19B.7)",
     ]
     return {"deployment": {"units": dict(sorted(listed.items())), "dummies": []}}, hints
 
