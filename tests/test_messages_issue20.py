@@ -84,3 +84,33 @@ def test_the_set_up_template_says_the_intelligence_dice_come_from_the_committed_
     status, _out, err = run("orders", "template", game / "turn-0000.pbem", "--key", tmp_path / "jp.key")
     assert status == 0 and "2d6" in err
     assert "American player rolls" not in err and "committed seeds" in err
+
+
+def _skirmish_us_to_move():
+    from pbem.game.views import state_of_view
+    from pbem.model.ruleset import Ruleset
+    from tests.render_game import played_views
+
+    board, views = played_views(2)
+    view = views["US"]
+    state = state_of_view(view)
+    state = state.model_copy(update={"locations": state.locations | {"jp-2-9": "0905"}})  # two defenders, two hexes, both next to 1004
+    return board, Ruleset(**view["ruleset"]), state
+
+
+def test_a_move_typo_does_not_also_report_a_barrage_nobody_fires():
+    from pbem.engine import hexes
+    from pbem.engine.adjudicator import check_orders
+    from pbem.model.orders import Orders
+
+    board, rules, state = _skirmish_us_to_move()
+    assert hexes.adjacent("1004", "0904") and hexes.adjacent("1004", "0905")
+    good = Orders.model_validate({"moves": [{"unit": "us-7cav", "path": ["1004"]}],
+                                  "attacks": [{"attackers": ["us-7cav"], "defenders": ["jp-1-9", "jp-2-9"]}]})
+    assert not [p for p in check_orders(board, rules, state, good).problems if p.rule in ("7.15", "8.13")]
+    typo = Orders.model_validate({"moves": [{"unit": "us-7cav", "path": ["1040"]}],
+                                  "attacks": [{"attackers": ["us-7cav"], "defenders": ["jp-1-9", "jp-2-9"]}]})
+    found = check_orders(board, rules, state, typo).problems
+    assert not [p for p in found if p.rule == "8.13"], [str(p) for p in found]
+    caused = [p for p in found if p.rule == "7.15"]
+    assert caused and all("its move" in p.message for p in caused)
