@@ -57,16 +57,17 @@ def show(
 
             typer.echo(render_plain(scene), nl=False)
         else:
+            import os
+
             from rich.console import Console
 
-            from pbem.render.terminal import map_text, render
+            from pbem.render.terminal import fit, render
 
             console = Console(highlight=False)
-            console.print(render(scene), soft_wrap=True)  # a map is never re-wrapped; a narrow terminal folds it
-            wide = max(map(len, map_text(scene).plain.splitlines()))
-            if console.is_terminal and wide > console.width:
-                typer.echo(f"the map is {wide} columns wide and your terminal {console.width}: "
-                           "zoom with --around HEX --radius N, or write --html FILE", err=True)
+            note = None
+            if around is None and (console.is_terminal or os.environ.get("COLUMNS")):
+                scene, note = fit(scene, console.width)  # the part around your own units that fits (issue 20)
+            console.print(render(scene, note), soft_wrap=True)
         return
     if svg is not None:
         from pbem.render.svg import render_svg
