@@ -46,11 +46,13 @@ def show(
 
     turn_file = load_turn(turn)
     _, seen = view_for(turn_file, open_key(key, passphrase_env))
-    board = scenario_of(turn_file).board
+    loaded = scenario_of(turn_file)
+    board = loaded.board
+    objectives = [o.model_dump(exclude_none=True) for o in loaded.scenario.objectives]
     if around is not None and not board.on_board(around):
         raise BadInput(f"--around {around} is not a hex of this {board.cols}x{board.rows} map",
                        hint=f"give a hex id CCRR from 0101 to {board.cols:02d}{board.rows:02d}")
-    scene = build_scene(seen, board, centre=around, radius=radius, show_zoc=zoc, show_events=not no_events)
+    scene = build_scene(seen, board, centre=around, radius=radius, show_zoc=zoc, show_events=not no_events, objectives=objectives)
     if svg is None and page is None:
         if plain:
             from pbem.render.terminal import render_plain

@@ -53,6 +53,8 @@ class Counter:
     name: str | None = None
     entry: str | None = None
     no_fpf: bool = False
+    exposed: bool = False
+    """One of the holder's own hidden-unit side's units that the enemy sees now (19B.3-19B.5)."""
 
     @property
     def hidden(self) -> bool:
@@ -96,13 +98,15 @@ class Counter:
                 shown[key] = getattr(self, key)
         if self.no_fpf:
             shown["note"] = "no FPF this phase (8.41)"
+        if self.exposed:
+            shown["seen"] = "exposed: the enemy sees this unit now (19B.3)"
         return shown
 
 
-def counter_from(unit: dict[str, Any], where: str, no_fpf: bool) -> Counter:
+def counter_from(unit: dict[str, Any], where: str, no_fpf: bool, exposed: bool = False) -> Counter:
     """A view's unit entry as a counter; absent fields stay unknown (a hidden unit)."""
     known = {k: unit.get(k) for k in ("kind", "attack", "defense", "move", "barrage", "fpf", "range", "name", "entry")}
-    return Counter(id=unit["id"], side=unit["side"], hex=where, no_fpf=no_fpf, **known)
+    return Counter(id=unit["id"], side=unit["side"], hex=where, no_fpf=no_fpf, exposed=exposed, **known)
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,8 @@ class Scene:
     report: list[str] = field(default_factory=list)
     show_zoc: bool = False
     show_events: bool = True
+    objectives: list[dict[str, Any]] = field(default_factory=list)
+    """The scenario's objectives (15.2, 16.x) as the view's outlook lists them: hex, side, points, name."""
 
     @property
     def shown(self) -> tuple[Hex, ...]:
@@ -170,6 +176,9 @@ class Scene:
     # -- what the map holds, hex by hex -------------------------------------------
     def terrain_name(self, h: Hex) -> str:
         return "sea" if h in self.board.sea else self.board.terrain(h).name
+
+    def objectives_at(self, h: Hex) -> list[dict[str, Any]]:
+        return [o for o in self.objectives if o.get("hex") == h]
 
     def places_at(self, h: Hex) -> list[str]:
         return sorted(name for name, where in self.board.places.items() if where == h)
@@ -222,9 +231,17 @@ class Scene:
             features.append(f"entry area {name}")
         info["features"] = features
         info["places"] = self.places_at(h)
+        info["objectives"] = [objective_text(o) for o in self.objectives_at(h)]
         info["control"] = self.control(h)
         info["units"] = [c.id for c in self.counters.get(h, [])]
         return info
+
+
+def objective_text(o: dict[str, Any]) -> str:
+    """``US objective, 15 VP (16.14)``: who scores it, how much, under which rule."""
+    rule = str(o.get("source", "")).split(" ")[0]
+    name = f"{o['name']}: " if o.get("name") else ""
+    return f"{name}{o.get('side', '?')} objective, {o.get('points', '?')} VP" + (f" ({rule})" if rule else "")
 
 
 def _locations_at_each_combat(events: list[dict], final: dict[str, str]) -> dict[int, dict[str, str]]:
@@ -289,16 +306,23 @@ def build_scene(
     show_zoc: bool = False,
     show_events: bool = True,
     north: str | None = None,
+    objectives: list[dict[str, Any]] | None = None,
 ) -> Scene:
-    """The scene of ``view`` on ``board``: the whole map, or the hexes within ``radius`` of ``centre``."""
+    """The scene of ``view`` on ``board``: the whole map, or the hexes within ``radius`` of ``centre``.
+
+    ``objectives``: the scenario's (15.2, 16.x), as dicts with ``hex``, ``side``, ``points``; by default
+    those of the view's outlook, if it has one.
+    """
     state = view["state"]
     position = state["position"]
     no_fpf = set(state.get("no_fpf", []))
     units = {u["id"]: u for u in state["units"]}
+    # The Japanese player's own units the American player sees now (docs/hidden-units.md): only his view lists them.
+    exposed = set((state.get("hidden") or {}).get("exposed", [])) if view["side"] == "JP" else set()
     counters: dict[Hex, list[Counter]] = defaultdict(list)
     off_map, eliminated, exited = [], [], []
     for uid, where in state["locations"].items():
-        counter = counter_from(units[uid], where, uid in no_fpf)
+        counter = counter_from(units[uid], where, uid in no_fpf, uid in exposed)
         if where == OFFMAP:
             off_map.append(counter)
         elif where == ELIMINATED:
@@ -342,4 +366,6 @@ def build_scene(
         report=_report(last),
         show_zoc=show_zoc,
         show_events=show_events,
+        objectives=[o for o in (objectives if objectives is not None else (view.get("outlook") or {}).get("objectives", []))
+                    if isinstance(o, dict) and o.get("hex")],
     )

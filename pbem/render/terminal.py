@@ -188,7 +188,7 @@ def _unit_lines(scene: Scene) -> list[str]:
             lines.append(f"{side} units:")
         where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else ""), "exited": "left the map (16.13)"}.get(c.hex, c.hex)
         kind = "hidden" if c.hidden else c.kind
-        flag = "  no FPF this phase (8.41)" if c.no_fpf else ""
+        flag = ("  no FPF this phase (8.41)" if c.no_fpf else "") + ("  exposed: the enemy sees it (19B.3)" if c.exposed else "")
         lines.append(f"  {c.id:<14} {kind:<10} {c.strengths:<12} {where}{flag}")
     return lines
 
