@@ -114,3 +114,17 @@ def test_a_move_typo_does_not_also_report_a_barrage_nobody_fires():
     assert not [p for p in found if p.rule == "8.13"], [str(p) for p in found]
     caused = [p for p in found if p.rule == "7.15"]
     assert caused and all("its move" in p.message for p in caused)
+
+
+def test_fpf_is_told_under_the_combat_it_was_fired_in():
+    from pbem.game.narrate import _last
+
+    def combat(index, defender):
+        return {"type": "combat", "index": index, "attackers": ["us-a"], "barrage": [], "gsp": 0, "defenders": [defender],
+                "attack": 6, "defense": 3, "differential": 3, "terrain": "clear", "column": "+2,3", "die": 4, "result": "D1"}
+
+    events = [combat(3, "jp-2-33-bn"), {"type": "fpf", "index": 4, "artillery": "jp-2-22-art", "defender": "jp-2-9-bn", "points": 3},
+              combat(4, "jp-2-9-bn")]
+    lines = [line.strip() for line in _last({"side": "US", "valid": True, "problems": [], "events": events})]
+    told = [line for line in lines if line.startswith(("Combat", "jp-2-22-art"))]
+    assert [t.split(":")[0] if t.startswith("Combat") else "fpf" for t in told] == ["Combat 3", "Combat 4", "fpf"]

@@ -286,14 +286,14 @@ def _combats(events: list[dict], final: dict[str, str]) -> list[CombatMark]:
 
 
 def _report(last: dict | None) -> list[str]:
-    from pbem.game.narrate import describe
+    from pbem.game.narrate import describe, telling_order
 
     if not last:
         return []
     verdict = "orders carried out" if last["valid"] else "orders REJECTED: nothing was applied"
     lines = [f"Last player-turn ({last['side']}): {verdict}"]
     lines += [f"rule {p['rule']}: {p['message']}" for p in last.get("problems", [])]
-    lines += [text.strip() for text in map(describe, last.get("events", [])) if text]
+    lines += [text.strip() for text in map(describe, telling_order(last.get("events", []))) if text]
     return lines
 
 
