@@ -41,3 +41,22 @@ def test_zone_of_control_hatching_shows_on_dark_hexes_too():
     lines = list(pattern.iter(f"{SVG}line"))
     assert any(float(line.get("stroke-opacity", "1")) >= 0.85 for line in lines)
     assert {line.get("stroke") for line in lines} >= {"#ffffff"}, "a light stripe beside the dark one keeps it visible on dark terrain"
+
+
+def test_a_defender_eliminated_because_its_retreat_was_blocked_is_drawn_eliminated():
+    board, views = played_views(3)
+    view = views["US"]
+    combat = next(e for e in view["last"]["events"] if e["type"] == "combat")
+    defender = combat["defenders"][0]
+    where = view["state"]["locations"][defender]
+    events = [dict(combat, result="D1"), {"type": "retreated", "unit": defender, "from": where, "path": [], "eliminated": True, "chosen_by": "system"}]
+    view = {**view, "last": {**view["last"], "events": events}}
+    scene = build_scene(view, board)
+    assert scene.combats[0].badge == "elim." and defender in scene.combats[0].text
+    root = ET.fromstring(render_svg(scene))
+    mark = next(e for e in root.iter(f"{SVG}g") if e.get("class") == "combat")
+    assert mark.get("data-result") == "D1" and mark.get("data-outcome") == "eliminated"
+    assert [t.text for t in mark.iter(f"{SVG}text")] == ["elim."]
+    # a retreat carried out keeps the table entry
+    events[1] = {"type": "retreated", "unit": defender, "from": where, "path": ["0101"], "eliminated": False, "chosen_by": "system"}
+    assert build_scene({**view, "last": {**view["last"], "events": events}}, board).combats[0].badge == "D1"

@@ -130,6 +130,15 @@ class CombatMark:
     result: str
     """The table entry read, or ``cancelled``."""
     text: str
+    eliminated: tuple[str, ...] = ()
+    """Defenders eliminated in this combat although the result was a retreat (blocked, 7.7): drawn as eliminated."""
+
+    @property
+    def badge(self) -> str:
+        """What the map shows on the defender's hex: what happened, not only the table entry (issue 20)."""
+        if self.eliminated and self.result.startswith("D") and not self.result.startswith("DE"):
+            return "elim."
+        return self.result
 
 
 @dataclass
@@ -275,13 +284,22 @@ def _combats(events: list[dict], final: dict[str, str]) -> list[CombatMark]:
 
     at = _locations_at_each_combat(events, final)
     marks = []
-    for e in events:
+    for n, e in enumerate(events):
         if e["type"] != "combat":
             continue
+        lost = []
+        for later in events[n + 1:]:
+            if later["type"] == "combat":
+                break
+            if later.get("unit") in e["defenders"] and (later["type"] == "eliminated" or (later["type"] == "retreated" and later.get("eliminated"))):
+                lost.append(later["unit"])
         where = at[e["index"]]
         attackers = tuple(dict.fromkeys(where[u] for u in e["attackers"] + e["barrage"] if where.get(u, OFFMAP) not in NOT_ON_MAP))
         defenders = tuple(dict.fromkeys(where[u] for u in e["defenders"] if where.get(u, OFFMAP) not in NOT_ON_MAP))
-        marks.append(CombatMark(e["index"], attackers, defenders, e["result"], describe(e) or ""))
+        text = describe(e) or ""
+        if lost:
+            text += f"; eliminated: {', '.join(dict.fromkeys(lost))}"
+        marks.append(CombatMark(e["index"], attackers, defenders, e["result"], text, tuple(dict.fromkeys(lost))))
     return marks
 
 

@@ -327,7 +327,9 @@ def _events(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
                 ET.SubElement(mark, "line", {"x1": _fmt(ax), "y1": _fmt(ay), "x2": _fmt(ax + (tx - ax) * 0.7), "y2": _fmt(ay + (ty - ay) * 0.7),
                                              "marker-end": "url(#arrow-combat)"})
         ET.SubElement(mark, "rect", {"x": _fmt(tx - 15), "y": _fmt(ty - RADIUS * 0.95), "width": "30", "height": "14", "rx": "3"})
-        ET.SubElement(mark, "text", {"x": _fmt(tx), "y": _fmt(ty - RADIUS * 0.95 + 11)}).text = c.result
+        if c.badge != c.result:
+            mark.set("data-outcome", "eliminated")
+        ET.SubElement(mark, "text", {"x": _fmt(tx), "y": _fmt(ty - RADIUS * 0.95 + 11)}).text = c.badge
 
 
 def _compass(svg: ET.Element, width: float) -> None:
