@@ -128,3 +128,22 @@ def test_fpf_is_told_under_the_combat_it_was_fired_in():
     lines = [line.strip() for line in _last({"side": "US", "valid": True, "problems": [], "events": events})]
     told = [line for line in lines if line.startswith(("Combat", "jp-2-22-art"))]
     assert [t.split(":")[0] if t.startswith("Combat") else "fpf" for t in told] == ["Combat 3", "Combat 4", "fpf"]
+
+
+def test_odds_against_a_hidden_marker_give_the_range_of_what_it_could_be(tmp_path):
+    from pbem.datafiles import load_scenario
+    from tests.bot_games import play_bot_game
+
+    game = play_bot_game(tmp_path, "leyte-assault", options=["hidden-units"], player_turns=1)
+    turn = game / "turn-0001.pbem"
+    view = json.loads(run("view", turn, "--key", tmp_path / "us.key", "--json")[1])
+    markers = [u["id"] for u in view["state"]["units"] if u.get("kind") == "hidden" and view["state"]["locations"].get(u["id"], "x")[:1].isdigit()]
+    assert markers
+    seen = set(view["state"]["locations"])
+    defenses = [u.defense for u in load_scenario("leyte-assault").scenario.units if u.side == "JP" and u.id not in seen]
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps({"moves": [], "attacks": [{"attackers": [], "barrage": [], "gsp": 1, "defenders": [markers[0]]}]}))
+    _status, out, _ = run("validate", orders, "--turn", turn, "--key", tmp_path / "us.key", "--explain", "--json")
+    weighed = json.loads(out)["odds"][0]
+    assert weighed["defense_range"] == [min(defenses), max(defenses)]
+    assert weighed["defense"] == max(defenses) and weighed["best_case"]["differential"] == 1 - min(defenses)
