@@ -147,3 +147,19 @@ def test_odds_against_a_hidden_marker_give_the_range_of_what_it_could_be(tmp_pat
     weighed = json.loads(out)["odds"][0]
     assert weighed["defense_range"] == [min(defenses), max(defenses)]
     assert weighed["defense"] == max(defenses) and weighed["best_case"]["differential"] == 1 - min(defenses)
+
+
+def test_a_move_over_its_allowance_shows_the_cost_of_each_step():
+    from pbem.engine.adjudicator import check_orders
+    from pbem.model.orders import Orders
+
+    board, rules, state = _skirmish_us_to_move()
+    path = ["1102", "1103", "1102", "1103", "1102", "1103", "1102"]
+    found = check_orders(board, rules, state, Orders.model_validate({"moves": [{"unit": "us-12cav", "path": path}]})).problems
+    over = [p for p in found if p.rule == "5.13"]
+    assert over, [str(p) for p in found]
+    message = over[0].message
+    assert "more than its allowance" in message
+    steps = message.split("(5.24): ", 1)[1].rstrip(".").split(", ")
+    assert [s.split()[0] for s in steps] == path[: len(steps)]
+    assert all(s.split()[-1].replace("/", "").isdigit() for s in steps)
