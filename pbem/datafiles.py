@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pbem
 from pbem.errors import BadInput
 from pbem.jsonfile import load_model, read_json
+from pbem.shipped import scenarios_dir
 
 if TYPE_CHECKING:  # loaded by the functions that build them: reading a scenario file as JSON needs no model
     from pbem.engine.board import Board
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # loaded by the functions that build them: reading a scenario
     from pbem.model.scenario import Scenario
     from pbem.model.state import GameState
 
-SCENARIO_DIRS = (Path("scenarios"), Path(pbem.__file__).resolve().parent.parent / "scenarios")
+SCENARIO_DIRS = (Path("scenarios"), scenarios_dir())
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import BadInput, visible
 from pbem.protocol.files import decode_text
+from pbem.shipped import schemas_dir
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -47,7 +48,7 @@ def read_json(path: Path) -> Any:
         raise BadInput(f"cannot read the file: {exc.strerror or exc}", file=str(path)) from None
     except UnicodeDecodeError:
         raise BadInput("the file is not UTF-8 text", file=str(path)) from None
-    return parse_json(text, str(path))
+    return parse_json(text.removeprefix("\ufeff"), str(path))  # a byte-order mark (Windows Notepad) is not content
 
 
 #: No pbem file nests deeper than a dozen levels; far deeper is a mistake or an attack.
@@ -143,8 +144,8 @@ def strict_validator(schema: dict):
     return validators.extend(Draft202012Validator, type_checker=checker)(schema)
 
 
-#: The committed schemas, when pbem runs from its checkout (an installed pbem has none beside it).
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+#: The committed schemas (in the checkout, or shipped inside an installed pbem).
+SCHEMA_DIR = schemas_dir()
 
 
 @lru_cache(maxsize=None)

@@ -31,6 +31,9 @@ DEFAULT_ENV = "PBEM_PASSPHRASE"
 #: The shortest passphrase a new key file accepts (README, docs/PROTOCOL.md).
 MIN_LENGTH = 8
 
+#: How many times the prompt asks for a key's passphrase before giving up, as a login prompt does.
+TRIES = 3
+
 
 def key_env(name: str) -> str:
     """The environment variable holding the passphrase of the key called ``name`` (``ref`` or ``ref.key``)."""
@@ -103,8 +106,46 @@ def for_new_key(env: str | None, none: bool, name: str = "") -> bytes | None:
     return given
 
 
-def open_key(key_path: Path, env: str | None):
-    """The private identity in ``key_path``."""
-    from pbem.protocol.keys import read_private
+def _wrong(exc: BadInput) -> bool:
+    return exc.message.startswith("wrong passphrase")
 
-    return read_private(key_path, for_reading(key_path, env))
+
+def open_key(key_path: Path, env: str | None):
+    """The private identity in ``key_path``.
+
+    A wrong passphrase typed at the prompt is asked for again, up to
+    :data:`TRIES` times, each time saying how many tries are left: sent back
+    to the shell, a player would type it there, into his shell's history.
+    """
+    from pbem.protocol.keys import passphrase_needed, read_private
+
+    if not passphrase_needed(key_path):
+        return read_private(key_path, None)
+    given = _from_environment(Path(key_path).name, env)
+    if given is not None or not sys.stdin.isatty():
+        try:
+            return read_private(key_path, for_reading(key_path, env) if given is None else given)
+        except BadInput as exc:
+            if not _wrong(exc):
+                raise
+            var = key_env(Path(key_path).name) if os.environ.get(key_env(Path(key_path).name)) is not None else env or DEFAULT_ENV
+            raise BadInput(
+                f"wrong passphrase in the environment variable {var} (or the key file is damaged)",
+                file=str(key_path),
+                hint=f"set {var} to this key's passphrase (checking its keyboard layout), or unset it to be asked",
+            ) from None
+    for attempt in range(1, TRIES + 1):
+        typed = getpass.getpass(f"Passphrase for {key_path}: ").encode("utf-8")
+        try:
+            return read_private(key_path, typed)
+        except BadInput as exc:
+            if not _wrong(exc):
+                raise
+            left = TRIES - attempt
+            if left:
+                print(f"wrong passphrase: {left} {'try' if left == 1 else 'tries'} left (check Caps Lock and the keyboard layout)", file=sys.stderr)
+    raise BadInput(
+        f"wrong passphrase {TRIES} times (or the key file is damaged); pbem has stopped asking",
+        file=str(key_path),
+        hint="run the command again when you have the passphrase (check Caps Lock and the keyboard layout)",
+    )

@@ -76,7 +76,7 @@ def test_bot_writes_orders_that_validate_and_submit(tmp_path):
     printed = pbem(tmp_path, "bot", "game/turn-0000.pbem", "--key", "us.key", "--policy", "random", "--seed", "5").stdout
     assert "moves" in json.loads(printed)
     again = pbem(tmp_path, "bot", "game/turn-0000.pbem", "--key", "us.key", "-o", "orders.json", expect=2)
-    assert "never overwrites" in again.stderr
+    assert "never writes over" in again.stderr
     wrong = pbem(tmp_path, "bot", "game/turn-0000.pbem", "--key", "jp.key", expect=2)
     assert "US's turn" in wrong.stderr
     bad = pbem(tmp_path, "bot", "game/turn-0000.pbem", "--key", "us.key", "--policy", "clever", expect=2)

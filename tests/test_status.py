@@ -38,9 +38,9 @@ def test_status_tells_each_party_what_to_do(tmp_path):
     anyone = status(game)
     assert (anyone["game_turn"], anyone["awaiting"], anyone["verified"], anyone["role"]) == (1, "US", True, None)
     us = status(game, tmp_path / "us.key")
-    assert us["role"] == "US" and "pbem submit orders.json" in us["next"]["command"]
+    assert us["role"] == "US" and us["next"]["steps"][-1].startswith("pbem submit orders-0000-US.json")
     assert us["next"]["send"] == {"file": "orders-0000-US.pbem", "to": "the referee",
-                                  "subject": f"[pbem {anyone['game'][:8]}] test-skirmish: US orders answering turn file 0"}
+                                  "subject": f"[pbem {anyone['game'][:8]}] test-skirmish: US orders answering turn file 0 (revision 1)"}
     jp = status(game, tmp_path / "jp.pub")
     assert jp["role"] == "JP" and jp["next"]["action"].startswith("nothing to do")
     assert status(game, tmp_path / "ref.key")["next"]["command"] is None  # nothing to adjudicate yet
@@ -55,7 +55,7 @@ def test_status_tells_each_party_what_to_do(tmp_path):
     pbem("adjudicate", game / "turn-0000.pbem", game / "orders-0000-US.pbem", "--key", tmp_path / "ref.key")
     after = status(game, tmp_path / "jp.key")
     assert (after["latest_file"], after["awaiting"], after["role"]) == ("turn-0001.pbem", "JP", "JP")
-    assert "pbem submit" in after["next"]["command"]
+    assert after["next"]["steps"][-1].startswith("pbem submit")
 
 
 def test_status_of_a_damaged_folder_says_so(tmp_path):

@@ -46,7 +46,22 @@ def bot(
 
     policy = _policy(policy)
     turn_file = load_turn(turn)
+    output.warn_if_not_latest(turn_file)
     side, seen = side_to_move(turn_file, open_key(key, passphrase_env))
+    if out is not None and (out.exists() or out.is_symlink()):
+        from pbem.errors import BadInput
+        from pbem.game.status import draft_name
+
+        name = draft_name(turn_file, side, setup=(seen["state"].get("hidden") or {}).get("deployed") is False)
+        free, n = out.parent / name, 1
+        while free.exists():
+            n += 1
+            free = out.parent / name.replace(".json", f"-{n}.json")
+        raise BadInput(
+            "already exists (orders or notes written earlier?); pbem bot never writes over a file",
+            file=str(out),
+            hint=f"give -o a name that is not taken, e.g. -o {free}, or move the old file away first",
+        )
     document = bot_orders(seen, scenario_of(turn_file), policy, seed)
     if out is None:
         output.echo_json(document)

@@ -256,4 +256,4 @@ def status(
     else:
         typer.echo("\n".join(found.lines()))
     empty = found.latest is None and found.problem is not None and "no turn files found" in found.problem
-    raise typer.Exit(0 if found.verified else 2 if empty else 1)
+    raise typer.Exit(0 if found.verified else 2 if empty or found.unreadable else 1)

@@ -42,3 +42,16 @@ def problems(found, as_json: bool, source: str, odds=None) -> None:
 def mail(lines: list[str], to: str) -> None:
     """A mail the user can paste (from :func:`pbem.game.status.mail_text`), indented under a heading."""
     typer.echo(f"\nA mail to {to} you can paste:\n" + "\n".join(f"  {line}" for line in lines))
+
+
+def warn_if_not_latest(turn_file) -> None:
+    """A warning on stderr when a later turn file lies beside ``turn_file``: orders answering an old one go nowhere."""
+    from pbem.game.folder import later_turn_file
+
+    later = later_turn_file(turn_file)
+    if later is not None:
+        typer.echo(
+            f"warning: {turn_file.source} is not the latest turn file: {later.name} is, in the same folder; "
+            f"the game has moved on since turn file {turn_file.seq}: give {later} instead",
+            err=True,
+        )

@@ -131,8 +131,12 @@ def _weighed_on_own_view(turn_file, identity, document, source: str):
     from pbem.render.odds import weigh_attacks
 
     _, view = side_to_move(turn_file, identity)
-    board = scenario_of(turn_file).board
-    return weigh_attacks(board, Ruleset(**view["ruleset"]), state_of_view(view), orders_from(document, source))
+    loaded = scenario_of(turn_file)
+    state = state_of_view(view)
+    seen = set(state.locations)
+    unseen = [u.defense for u in loaded.scenario.units if u.side != view["side"] and u.id not in seen]
+    hidden = (min(unseen), max(unseen)) if state.hidden is not None and unseen else None
+    return weigh_attacks(loaded.board, Ruleset(**view["ruleset"]), state, orders_from(document, source), hidden)
 
 
 @app.command()
@@ -175,6 +179,7 @@ def submit(
     from pbem.game.receipts import submit_orders
 
     turn_file, identity, side, document, found = _checked_orders(orders, turn, key, passphrase_env)
+    output.warn_if_not_latest(turn_file)
     if found:
         output.problems(found, False, str(orders))
         typer.echo("nothing was written: fix the orders and submit again", err=True)

@@ -46,27 +46,30 @@ def show(
 
     turn_file = load_turn(turn)
     _, seen = view_for(turn_file, open_key(key, passphrase_env))
-    board = scenario_of(turn_file).board
+    loaded = scenario_of(turn_file)
+    board = loaded.board
+    objectives = [o.model_dump(exclude_none=True) for o in loaded.scenario.objectives]
     if around is not None and not board.on_board(around):
         raise BadInput(f"--around {around} is not a hex of this {board.cols}x{board.rows} map",
                        hint=f"give a hex id CCRR from 0101 to {board.cols:02d}{board.rows:02d}")
-    scene = build_scene(seen, board, centre=around, radius=radius, show_zoc=zoc, show_events=not no_events)
+    scene = build_scene(seen, board, centre=around, radius=radius, show_zoc=zoc, show_events=not no_events, objectives=objectives)
     if svg is None and page is None:
         if plain:
             from pbem.render.terminal import render_plain
 
             typer.echo(render_plain(scene), nl=False)
         else:
+            import os
+
             from rich.console import Console
 
-            from pbem.render.terminal import map_text, render
+            from pbem.render.terminal import fit, render
 
             console = Console(highlight=False)
-            console.print(render(scene), soft_wrap=True)  # a map is never re-wrapped; a narrow terminal folds it
-            wide = max(map(len, map_text(scene).plain.splitlines()))
-            if console.is_terminal and wide > console.width:
-                typer.echo(f"the map is {wide} columns wide and your terminal {console.width}: "
-                           "zoom with --around HEX --radius N, or write --html FILE", err=True)
+            note = None
+            if around is None and (console.is_terminal or os.environ.get("COLUMNS")):
+                scene, note = fit(scene, console.width)  # the part around your own units that fits (issue 20)
+            console.print(render(scene, note), soft_wrap=True)
         return
     if svg is not None:
         from pbem.render.svg import render_svg

@@ -80,6 +80,7 @@ def check_orders(board: Board, ruleset: Ruleset, state: GameState, orders: Order
         max(0, position.gsp_of(position.phasing) - limited.intelligence_cost(state, orders)),
         list(orders.attacks),
         movement.arrived_in_zoc,
+        frozenset(p.unit for p in movement.problems if p.unit),
     )
     return Check(tuple(problems), movement, gone)
 

@@ -48,8 +48,11 @@ def _adjacent_to(placement: Placement, unit_id: str, others: list[str]) -> list[
 
 
 class _AttackChecker:
-    def __init__(self, ruleset: Ruleset, units: dict[str, Unit], placement: Placement, phasing: Side) -> None:
+    def __init__(self, ruleset: Ruleset, units: dict[str, Unit], placement: Placement, phasing: Side,
+                 moved_wrong: frozenset[str] = frozenset()) -> None:
         self.ruleset = ruleset
+        self.moved_wrong = moved_wrong
+        """Units whose moves have a problem: a problem that follows from it says so."""
         self.units = units
         self.placement = placement
         self.phasing = phasing
@@ -69,7 +72,9 @@ class _AttackChecker:
                 self.add("7.0", None, f"{tag} has no attacking units and no Ground Support Points.")
             elif self.ruleset.dg:
                 self.add("9.1", None, f"{tag} uses Ground Support Points alone; in the dg-2009 edition they only add to an attack by at least one unit.")
-        if not adjacent and defenders and len({self.placement.where(d) for d in defenders}) > 1:
+        # 8.13 is about a barrage: an attack with no barraging artillery never breaks it (a refused
+        # adjacent attacker is reported once, as itself, not again as a barrage nobody fires).
+        if barraging and not adjacent and defenders and len({self.placement.where(d) for d in defenders}) > 1:
             self.add("8.13", None, f"{tag} barrages more than one hex; without units attacking from adjacent hexes a barrage strikes a single hex.")
         self.tally.gsp += attack.gsp
         self._banzai(tag, attack, adjacent)
@@ -140,7 +145,9 @@ class _AttackChecker:
                     barraging.append(a)
             else:
                 if not touching:
-                    self.add("7.15", a, f"{tag}: {a} is not adjacent to {', '.join(defenders)}; only artillery attacks from a distance.")
+                    cause = (f" (its move has a problem, above: it is checked where it stands, {self.placement.where(a)})"
+                             if a in self.moved_wrong else "")
+                    self.add("7.15", a, f"{tag}: {a} is not adjacent to {', '.join(defenders)}{cause}; only artillery attacks from a distance.")
                     continue
                 if len(touching) < len(defenders):
                     far = [d for d in defenders if d not in touching]
@@ -206,9 +213,13 @@ def check_attacks(
     gsp_available: int,
     attacks: list[Attack],
     arrived_in_zoc: frozenset[str] = frozenset(),
+    moved_wrong: frozenset[str] = frozenset(),
 ) -> list[Problem]:
-    """Every problem with ``attacks`` on the position at the start of the combat phase."""
-    checker = _AttackChecker(ruleset, units, placement, phasing)
+    """Every problem with ``attacks`` on the position at the start of the combat phase.
+
+    ``moved_wrong``: units whose moves have a problem (a problem that follows from one says so).
+    """
+    checker = _AttackChecker(ruleset, units, placement, phasing, moved_wrong)
     for index, attack in enumerate(attacks, 1):
         checker.check(index, attack)
     checker.check_obligations(gsp_available, arrived_in_zoc)

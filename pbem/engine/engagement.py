@@ -53,8 +53,10 @@ def may_still_attack(state: CombatPhaseState, unit_id: str, defenders: tuple[str
 def cancellation(state: CombatPhaseState, attack: Attack) -> str | None:
     """Why this attack may not take place now, or None (I9, 7.83; 19B.6 for an attack on dummies alone)."""
     if state.dummies_removed and all(d in state.dummies_removed for d in attack.defenders):
-        where = " ".join(sorted({state.dummies_removed[d] for d in attack.defenders}))
-        return f"the unit in {where} was a dummy, exposed and removed (19B.6)"
+        where = sorted({state.dummies_removed[d] for d in attack.defenders})
+        if len(where) == 1:
+            return f"the unit in {where[0]} was a dummy, exposed and removed (19B.6)"
+        return f"the units in {', '.join(where[:-1])} and {where[-1]} were dummies, exposed and removed (19B.6)"
     for d in attack.defenders:
         if state.placement.where(d) != state.start_hex.get(d):
             return f"{d} no longer stands in {state.start_hex.get(d)}"

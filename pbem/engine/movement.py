@@ -175,6 +175,18 @@ class _MoveChecker:
         if checked.cost > unit.move:
             checked.problems.append(Problem("5.13", unit.id, f"{unit.id}'s move and exit cost {_fmt(checked.cost)} MP (leaving the map costs {EXIT_COST}), more than its allowance of {unit.move}."))
 
+    def _step_why(self, a: str, b: str) -> str:
+        """What a step's cost is made of: road, trail, or the terrain entered and a river crossed (5.21-5.23)."""
+        board = self.board
+        if board.road_between(a, b):
+            return "by road"
+        if board.trail_between(a, b):
+            return "by trail"
+        why = board.terrain(b).name
+        if board.river_between(a, b):
+            why += f" + river {_fmt(board.river_cost)}"
+        return why
+
     def _walk(self, checked: _Checked, unit: Unit, start: str, cost: Fraction, *, from_reinforcement: bool) -> None:
         """Follow the path step by step until a step cannot be taken (I20).
 
@@ -197,6 +209,8 @@ class _MoveChecker:
             else:
                 problems.append(Problem("6.13", unit.id, f"Japanese {unit.kind} {unit.id} starts next to an American unit and may not leave {start} in the Movement Phase."))
         prev = start
+        # What each step cost, so that the player sees where the points went (issue 20).
+        spent = [f"placed in {start} {_fmt(cost)}"] if from_reinforcement else []
         stop_hex = None  # the enemy-controlled hex where the move had to end (6.0)
         overrun_told = False  # a 6.0 overrun is reported once; the move goes on being checked
         for step, hex_id in enumerate(path, 1):
@@ -211,14 +225,17 @@ class _MoveChecker:
                 break
             if unit.kind == "armor" and not self.board.armor_may_enter(prev, hex_id):
                 problems.append(Problem("5.25", unit.id, f"armor {unit.id} may enter {hex_id} ({self.board.terrain(hex_id).name}) only along a road or trail."))
-            cost += self.board.step_cost(prev, hex_id)
+            step_cost = self.board.step_cost(prev, hex_id)
+            cost += step_cost
+            spent.append(f"{hex_id} {self._step_why(prev, hex_id)} {_fmt(step_cost)}")
             if stop_hex is None and self.placement.in_enemy_zoc(hex_id, side):
                 stop_hex = hex_id
             prev = hex_id
         else:
             checked.final = prev
         if cost > unit.move:
-            problems.append(Problem("5.13", unit.id, f"{unit.id}'s move costs {_fmt(cost)} MP, more than its allowance of {unit.move} (5.24)."))
+            problems.append(Problem("5.13", unit.id, f"{unit.id}'s move costs {_fmt(cost)} MP, more than its allowance of {unit.move} (5.24): "
+                                                     + ", ".join(spent) + "."))
         checked.cost = cost
 
     def _blocked(self, unit: Unit, prev: str, hex_id: str, step: int) -> list[Problem]:

@@ -34,6 +34,14 @@ def orders_revisions(folder: Path, seq: int, side: str) -> list[Path]:
     return [path for _, path in sorted(found)]
 
 
+def revision_of(orders_file: Path) -> int:
+    """The revision an orders file's name carries: ``orders-0003-US-r2.pbem`` is 2, ``orders-0003-US.pbem`` 1."""
+    import re
+
+    found = re.search(r"-r([0-9]+)\.pbem$", Path(orders_file).name)
+    return int(found.group(1)) if found else 1
+
+
 def receipt_name(seq: int, side: str) -> str:
     return f"orders-{seq:04d}-{side}.receipt"
 
@@ -99,7 +107,7 @@ def check_turn_sources(paths: list[Path]) -> None:
             files += found
         elif path.is_file():
             files.append(path)
-    wrong = [f"{path} ({why})" for path in files if (why := _not_a_turn_file(path))]
+    wrong = [f"{path} ({why})" for path in files if (why := not_a_turn_file(path))]
     if wrong:
         raise BadInput(
             f"{len(wrong)} file(s) cannot be read as turn files: {'; '.join(wrong)}",
@@ -107,7 +115,8 @@ def check_turn_sources(paths: list[Path]) -> None:
         )
 
 
-def _not_a_turn_file(path: Path) -> str | None:
+def not_a_turn_file(path: Path) -> str | None:
+    """Why a file named like a turn file holds none (empty, not text, no turn block), or None."""
     from pbem.protocol.armour import dearmour
     from pbem.protocol.turnfile import KIND
 
@@ -126,6 +135,15 @@ def _not_a_turn_file(path: Path) -> str | None:
     except BadInput as exc:
         return exc.message
     return None
+
+
+def later_turn_file(turn: TurnFile) -> Path | None:
+    """The latest turn file beside ``turn`` when it is later than ``turn`` (the player answers an old one), else None."""
+    import re
+
+    folder = folder_of(turn.source)
+    later = [p for p in turn_files(folder) if (m := re.fullmatch(r"turn-([0-9]+)\.pbem", p.name)) and int(m.group(1)) > turn.seq]
+    return later[-1] if later else None
 
 
 def latest_turn(folder: Path) -> Path:

@@ -110,7 +110,7 @@ def _last(last: dict[str, Any]) -> list[str]:
     lines = ["", f"Last player-turn ({last['side']}): {verdict}"]
     for p in last["problems"]:
         lines.append(f"  rule {p['rule']}: {p['unit'] + ': ' if p['unit'] else ''}{p['message']}")
-    for e in last["events"]:
+    for e in telling_order(last["events"]):
         text = _event(e)
         if text:
             lines.append(f"  {text}")
@@ -192,6 +192,29 @@ def victory_lines(report: dict[str, Any]) -> list[str]:
         assumed = ", value assumed" if "assumed:" in line["source"] else ""
         lines.append(f"  {line['side']} {line['points']:>4}  {line['what']} (rule {rule}{assumed}){items}")
     return lines
+def telling_order(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as they are told: Final Protective Fire under the combat it was fired in.
+
+    The engine records FPF as it is given, before the combat's own event (the
+    combat is resolved with it), so in record order it would fall under the
+    combat told before (issue 20).  Each FPF event names its combat's index.
+    """
+    fire = {"fpf", "gsp_fpf"}
+    held: dict[int, list[dict[str, Any]]] = {}
+    for e in events:
+        if e["type"] in fire and isinstance(e.get("index"), int):
+            held.setdefault(e["index"], []).append(e)
+    combats = {e["index"] for e in events if e["type"] == "combat"}
+    told = []
+    for e in events:
+        if e["type"] in fire and e.get("index") in combats:
+            continue
+        told.append(e)
+        if e["type"] == "combat":
+            told += held.get(e["index"], [])
+    return told
+
+
 def describe(event: dict[str, Any]) -> str | None:
     """One event of a view's last player-turn in words (None for a kind not told)."""
     return _event(event)

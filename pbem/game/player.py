@@ -102,7 +102,14 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
 
     side, view = side_to_move(turn, identity)
     orders = orders_from(document, source)
-    return side, problems_on_view(scenario_of(turn).board, view["ruleset"], state_of_view(view), side, orders)
+    state = state_of_view(view)
+    found = problems_on_view(scenario_of(turn).board, view["ruleset"], state, side, orders)
+    if state.hidden is not None:
+        from pbem.game.hidden_names import hidden_named
+
+        seen = set(state.locations)
+        found = hidden_named(found, {u.id for u in scenario_of(turn).scenario.units if u.id not in seen})
+    return side, found
 
 
 def problems_on_view(board, ruleset: dict[str, Any], state, side: str, orders) -> list:
@@ -141,7 +148,8 @@ def deployment_template(view: dict[str, Any], board, offered: dict[str, Any]) ->
         "Japanese units (16.23), none on a beach (12.21), armor where it may be placed (5.25)",
         f"place up to {len(dummies_of(state))} dummies (19B.6) in \"dummies\": where a unit may stand, but not a clear hex "
         f"(19B.3); {len(places)} such hexes, e.g. " + " ".join(places[:12]) + (" ..." if len(places) > 12 else ""),
-        "then the American player rolls 2d6 for intelligence: that many hidden units are exposed (19B.7)",
+        "then 2d6 of American intelligence are rolled by the referee's adjudication from the committed seeds "
+        "(no player rolls anything): that many hidden units are exposed (19B.7)",
     ]
     return {"deployment": offered["deployment"]}, hints
 

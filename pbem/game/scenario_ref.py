@@ -15,12 +15,13 @@ from pbem.errors import BadInput
 from pbem.game.folder import genesis_of
 from pbem.protocol.canonical import digest
 from pbem.protocol.turnfile import TurnFile
+from pbem.shipped import scenarios_dir
 
 if TYPE_CHECKING:
     from pbem.datafiles import LoadedScenario
 
 
-SHIPPED = Path(__file__).resolve().parent.parent.parent / "scenarios"
+SHIPPED = scenarios_dir()
 
 
 def scenario_hash(document: dict) -> str:

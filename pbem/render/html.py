@@ -64,7 +64,7 @@ function selectHex(hex) {
   if (poly) poly.classList.add('selected');
   fill('hex-info', [['hex', info.hex], ['terrain', info.terrain], ['cost', info.cost], ['CRT line', info.line],
                     ['armor', info.armor], ['features', info.features], ['places', info.places],
-                    ['control', info.control], ['units', info.units]]);
+                    ['objectives', info.objectives], ['control', info.control], ['units', info.units]]);
 }
 svg.addEventListener('click', ev => {
   const unit = ev.target.closest('[data-unit]');
@@ -90,6 +90,25 @@ function toggle(boxId, layer) {
 }
 toggle('show-zoc', '.zoc-layer');
 toggle('show-events', '.events-layer');
+const ids = document.getElementById('show-ids');
+const showIds = () => svg.classList.toggle('ids', ids.checked);
+ids.addEventListener('change', showIds);
+showIds();
+// Open on the holder's own units, not on the map's corner (issue 20).
+(function openOnOwnUnits() {
+  const own = [...svg.querySelectorAll('.counter.side-' + data.holder)];
+  const box = document.getElementById('map');
+  if (!own.length || !box) return;
+  const frame = box.getBoundingClientRect();
+  const at = own.map(counter => { const r = counter.getBoundingClientRect();
+    return [r.left + r.width / 2 - frame.left + box.scrollLeft, r.top + r.height / 2 - frame.top + box.scrollTop]; });
+  // The window's worth of map holding the most of them: units far apart (two beaches) are not averaged into empty sea.
+  const near = ([x, y]) => at.filter(([u, v]) => Math.abs(u - x) <= box.clientWidth / 2.2 && Math.abs(v - y) <= box.clientHeight / 2.2);
+  const best = at.map(near).reduce((a, b) => (b.length > a.length ? b : a), []);
+  const x = best.reduce((s, p) => s + p[0], 0) / best.length, y = best.reduce((s, p) => s + p[1], 0) / best.length;
+  box.scrollLeft = Math.max(0, x - box.clientWidth / 2);
+  box.scrollTop = Math.max(0, y - box.clientHeight / 2);
+})();
 """
 
 
@@ -98,6 +117,7 @@ def _data(scene: Scene) -> str:
     facts = {
         "hexes": {h: scene.hex_info(h) for h in scene.shown},
         "units": {c.id: c.details() for c in scene.roster()},
+        "holder": scene.holder,
     }
     return json.dumps(facts, ensure_ascii=False).replace("</", "<\\/")
 
@@ -106,7 +126,9 @@ def _unit_rows(scene: Scene) -> str:
     rows = []
     for c in scene.roster():
         kind = "hidden" if c.hidden else c.kind
-        where = {"offmap": "off map", "eliminated": "eliminated"}.get(c.hex, c.hex)
+        where = {"offmap": "off map", "eliminated": "eliminated", "exited": "left the map (16.13)"}.get(c.hex, c.hex)
+        if c.exposed:
+            where += " (exposed: the enemy sees it)"
         rows.append(
             f'<tr class="unit-row" data-unit="{html.escape(c.id)}" data-hex="{html.escape(c.hex)}">'
             f"<td>{html.escape(c.side)}</td><td>{html.escape(c.id)}</td><td>{html.escape(kind or '')}</td>"
@@ -134,7 +156,8 @@ def render_html(scene: Scene) -> str:
 <aside>
 <section><h2>Show</h2>
 <label><input type="checkbox" id="show-zoc"{" checked" if scene.show_zoc else ""}> {html.escape(zoc_label)}</label><br>
-<label><input type="checkbox" id="show-events"{" checked" if scene.show_events else ""}> last player-turn's moves and combats</label>
+<label><input type="checkbox" id="show-events"{" checked" if scene.show_events else ""}> last player-turn's moves and combats</label><br>
+<label><input type="checkbox" id="show-ids"> unit ids on the counters</label>
 </section>
 <section><h2>Hex</h2><dl id="hex-info"><dt>click a hex</dt><dd></dd></dl></section>
 <section><h2>Unit</h2><dl id="unit-info"><dt>point at a counter</dt><dd></dd></dl></section>

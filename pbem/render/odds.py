@@ -88,6 +88,10 @@ class AttackOdds:
     without_fpf: ColumnOdds | None = None
     with_fpf: ColumnOdds | None = None
     notes: list[str] = field(default_factory=list)
+    defense_range: tuple[int, int] | None = None
+    """Against hidden units: the least and the most the defense could be, from what they could be (issue 20)."""
+    best_case: ColumnOdds | None = None
+    """Against hidden units: the odds without FPF if they defend with the least they could."""
 
     @property
     def best_fpf(self) -> int:
@@ -107,6 +111,8 @@ class AttackOdds:
             "terrain": self.line, "terrain_why": self.line_why,
             "without_fpf": self.without_fpf.as_dict() if self.without_fpf else None,
             "with_fpf": self.with_fpf.as_dict() if self.with_fpf else None,
+            "defense_range": list(self.defense_range) if self.defense_range else None,
+            "best_case": self.best_case.as_dict() if self.best_case else None,
             "notes": self.notes,
         }
 
@@ -116,13 +122,22 @@ class AttackOdds:
             return [head, f"  cannot be weighed: {self.problem}"]
         out = [head]
         out.append(f"  attack {self.attack_strength} = " + " + ".join(f"{w} {p}" + (f" ({how})" if how else "") for w, p, how in self.contributions))
-        out.append(f"  defense {self.defense} = " + " + ".join(f"{u} {d} in {h}" for u, d, h in self.defenders))
+        if self.defense_range:
+            lo, hi = self.defense_range
+            out.append(f"  defense {lo} to {hi}: hidden units count as the least and the most they could be = "
+                       + " + ".join(f"{u} in {h}" if u == h else f"{u} {d} in {h}" for u, d, h in self.defenders))
+        else:
+            out.append(f"  defense {self.defense} = " + " + ".join(f"{u} {d} in {h}" for u, d, h in self.defenders))
         if self.fpf:
             out.append(f"  enemy's best FPF +{self.best_fpf} = " + " + ".join(f"{w} {p}" for w, p in self.fpf))
         else:
             out.append("  enemy's best FPF: none")
         out.append(f"  terrain: {self.line} line ({self.line_why})")
-        out.append(f"  without FPF: {self.without_fpf.text()}")
+        if self.best_case:
+            out.append(f"  without FPF, at best:  {self.best_case.text()}")
+            out.append(f"  without FPF, at worst: {self.without_fpf.text()}")
+        else:
+            out.append(f"  without FPF: {self.without_fpf.text()}")
         if self.with_fpf:
             out.append(f"  with FPF:    {self.with_fpf.text()}")
         out += [f"  note: {n}" for n in self.notes]
@@ -180,7 +195,7 @@ def _one_gun_per_hex(phase: CombatPhaseState, eligible: dict[str, list[str]]) ->
     return sorted(holder.values())
 
 
-def _weigh(phase: CombatPhaseState, index: int, attack: Attack) -> AttackOdds:
+def _weigh(phase: CombatPhaseState, index: int, attack: Attack, hidden_defense: tuple[int, int] | None = None) -> AttackOdds:
     odds = AttackOdds(index, attack)
     odds.problem = _unweighable(phase, attack)
     if odds.problem:
@@ -203,13 +218,22 @@ def _weigh(phase: CombatPhaseState, index: int, attack: Attack) -> AttackOdds:
     odds.line = e.line
     terrains = ", ".join(f"{h} {phase.board.terrain(h).name}" for h in dict.fromkeys(h for _, _, h in odds.defenders))
     odds.line_why = terrains + ("; every adjacent attacker across a river (7.44)" if e.line == "river" else "")
+    blind = [phase.placement.where(d) for d in e.defenders if phase.units[d].kind == "hidden"]
+    known = e.base_defense - sum(phase.units[d].defense for d in e.defenders if phase.units[d].kind == "hidden")
     differential = e.attack_strength - e.base_defense
+    if blind and hidden_defense:
+        # A marker's defense is not 0: it is one of the hidden units' (19B.4); weigh the least and the most.
+        lo, hi = known + hidden_defense[0] * len(blind), known + hidden_defense[1] * len(blind)
+        odds.defense_range, odds.defense = (lo, hi), hi
+        odds.best_case = column_odds(e.line, e.attack_strength - lo)
+        differential = e.attack_strength - hi
     odds.without_fpf = column_odds(e.line, differential)
     if odds.fpf:
         odds.with_fpf = column_odds(e.line, differential - odds.best_fpf)
-    blind = [phase.placement.where(d) for d in e.defenders if phase.units[d].kind == "hidden"]
     if blind:
-        odds.notes.append(f"hidden unit(s) in {' '.join(blind)}: their defense (counted 0 here) and any FPF they draw are unknown; "
+        counted = (f"counted from {hidden_defense[0]} to {hidden_defense[1]} each, what the hidden units could be" if hidden_defense
+                   else "unknown, counted 0 here")
+        odds.notes.append(f"hidden unit(s) in {' '.join(blind)}: their defense ({counted}) and any FPF they draw are unknown; "
                           "the referee resolves the attack with the true strengths, and cancels it if only dummies stood there (19B.4, 19B.6)")
     if not e.fpf_allowed:
         odds.notes.append("no FPF against artillery and Ground Support alone (8.45)")
@@ -222,10 +246,15 @@ def _weigh(phase: CombatPhaseState, index: int, attack: Attack) -> AttackOdds:
     return odds
 
 
-def weigh_attacks(board: Board, ruleset: Ruleset, state: GameState, orders: Orders) -> list[AttackOdds]:
-    """Every planned attack of ``orders`` weighed on the position after their movement."""
+def weigh_attacks(board: Board, ruleset: Ruleset, state: GameState, orders: Orders,
+                  hidden_defense: tuple[int, int] | None = None) -> list[AttackOdds]:
+    """Every planned attack of ``orders`` weighed on the position after their movement.
+
+    ``hidden_defense``: the least and the most defense strength a hidden unit could have (the
+    Japanese units the holder cannot see); without it a hidden unit's defense is unknown.
+    """
     phase = _combat_phase(board, ruleset, state, orders)
-    return [_weigh(phase, i, a) for i, a in enumerate(orders.attacks, 1)]
+    return [_weigh(phase, i, a, hidden_defense) for i, a in enumerate(orders.attacks, 1)]
 
 
 def odds_text(weighed: list[AttackOdds]) -> str:

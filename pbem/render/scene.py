@@ -20,7 +20,8 @@ from pbem.engine import hexes
 from pbem.engine.board import Board
 from pbem.engine.events import MOVEMENT_EVENTS, visited
 from pbem.engine.hexes import Hex
-from pbem.model.common import ELIMINATED, OFFMAP
+from pbem.engine.terrain import BEACH_ENTRY_COST
+from pbem.model.common import ELIMINATED, EXITED, NOT_ON_MAP, OFFMAP
 from pbem.render.layout import Layout, around
 
 TERRAIN_LETTERS = {"clear": ".", "town": "T", "broken": "B", "rough": "R", "mountain": "M"}
@@ -52,6 +53,8 @@ class Counter:
     name: str | None = None
     entry: str | None = None
     no_fpf: bool = False
+    exposed: bool = False
+    """One of the holder's own hidden-unit side's units that the enemy sees now (19B.3-19B.5)."""
 
     @property
     def hidden(self) -> bool:
@@ -95,13 +98,15 @@ class Counter:
                 shown[key] = getattr(self, key)
         if self.no_fpf:
             shown["note"] = "no FPF this phase (8.41)"
+        if self.exposed:
+            shown["seen"] = "exposed: the enemy sees this unit now (19B.3)"
         return shown
 
 
-def counter_from(unit: dict[str, Any], where: str, no_fpf: bool) -> Counter:
+def counter_from(unit: dict[str, Any], where: str, no_fpf: bool, exposed: bool = False) -> Counter:
     """A view's unit entry as a counter; absent fields stay unknown (a hidden unit)."""
     known = {k: unit.get(k) for k in ("kind", "attack", "defense", "move", "barrage", "fpf", "range", "name", "entry")}
-    return Counter(id=unit["id"], side=unit["side"], hex=where, no_fpf=no_fpf, **known)
+    return Counter(id=unit["id"], side=unit["side"], hex=where, no_fpf=no_fpf, exposed=exposed, **known)
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,15 @@ class CombatMark:
     result: str
     """The table entry read, or ``cancelled``."""
     text: str
+    eliminated: tuple[str, ...] = ()
+    """Defenders eliminated in this combat although the result was a retreat (blocked, 7.7): drawn as eliminated."""
+
+    @property
+    def badge(self) -> str:
+        """What the map shows on the defender's hex: what happened, not only the table entry (issue 20)."""
+        if self.eliminated and self.result.startswith("D") and not self.result.startswith("DE"):
+            return "elim."
+        return self.result
 
 
 @dataclass
@@ -139,6 +153,8 @@ class Scene:
     counters: dict[Hex, list[Counter]]
     off_map: list[Counter]
     eliminated: list[Counter]
+    exited: list[Counter]
+    """Units that left the map by an exit hex (16.13): listed, never drawn on a hex."""
     enemy: str | None
     zoc: frozenset[Hex]
     tracks: list[Track] = field(default_factory=list)
@@ -146,6 +162,8 @@ class Scene:
     report: list[str] = field(default_factory=list)
     show_zoc: bool = False
     show_events: bool = True
+    objectives: list[dict[str, Any]] = field(default_factory=list)
+    """The scenario's objectives (15.2, 16.x) as the view's outlook lists them: hex, side, points, name."""
 
     @property
     def shown(self) -> tuple[Hex, ...]:
@@ -161,12 +179,15 @@ class Scene:
 
     def roster(self) -> list[Counter]:
         """Every unit of the view for the unit lists: US then Japanese; on the map shown, then off it, then eliminated."""
-        everyone = self.all_counters() + self.off_map + self.eliminated
+        everyone = self.all_counters() + self.off_map + self.exited + self.eliminated
         return [c for side in ("US", "JP") for c in everyone if c.side == side]
 
     # -- what the map holds, hex by hex -------------------------------------------
     def terrain_name(self, h: Hex) -> str:
         return "sea" if h in self.board.sea else self.board.terrain(h).name
+
+    def objectives_at(self, h: Hex) -> list[dict[str, Any]]:
+        return [o for o in self.objectives if o.get("hex") == h]
 
     def places_at(self, h: Hex) -> list[str]:
         return sorted(name for name, where in self.board.places.items() if where == h)
@@ -193,6 +214,8 @@ class Scene:
         if h not in board.sea:
             terrain = board.terrain(h)
             info["cost"] = f"{terrain.cost} MP to enter (5.21)"
+            if h in board.beaches:
+                info["cost"] += f"; landing here from the sea costs {BEACH_ENTRY_COST} MP (12.2)"
             info["line"] = f"{terrain.crt} line when defending (7.43)"
             if not terrain.armor:
                 info["armor"] = "armor only along a road or trail (5.25)"
@@ -217,9 +240,17 @@ class Scene:
             features.append(f"entry area {name}")
         info["features"] = features
         info["places"] = self.places_at(h)
+        info["objectives"] = [objective_text(o) for o in self.objectives_at(h)]
         info["control"] = self.control(h)
         info["units"] = [c.id for c in self.counters.get(h, [])]
         return info
+
+
+def objective_text(o: dict[str, Any]) -> str:
+    """``US objective, 15 VP (16.14)``: who scores it, how much, under which rule."""
+    rule = str(o.get("source", "")).split(" ")[0]
+    name = f"{o['name']}: " if o.get("name") else ""
+    return f"{name}{o.get('side', '?')} objective, {o.get('points', '?')} VP" + (f" ({rule})" if rule else "")
 
 
 def _locations_at_each_combat(events: list[dict], final: dict[str, str]) -> dict[int, dict[str, str]]:
@@ -234,7 +265,7 @@ def _locations_at_each_combat(events: list[dict], final: dict[str, str]) -> dict
             where[e["unit"]] = e["from"]
         elif kind == "entered":
             where[e["unit"]] = OFFMAP
-        elif kind == "eliminated":
+        elif kind in ("eliminated", "exited"):
             where[e["unit"]] = e["hex"]
     return at
 
@@ -253,25 +284,34 @@ def _combats(events: list[dict], final: dict[str, str]) -> list[CombatMark]:
 
     at = _locations_at_each_combat(events, final)
     marks = []
-    for e in events:
+    for n, e in enumerate(events):
         if e["type"] != "combat":
             continue
+        lost = []
+        for later in events[n + 1:]:
+            if later["type"] == "combat":
+                break
+            if later.get("unit") in e["defenders"] and (later["type"] == "eliminated" or (later["type"] == "retreated" and later.get("eliminated"))):
+                lost.append(later["unit"])
         where = at[e["index"]]
-        attackers = tuple(dict.fromkeys(where[u] for u in e["attackers"] + e["barrage"] if where.get(u, OFFMAP) not in (OFFMAP, ELIMINATED)))
-        defenders = tuple(dict.fromkeys(where[u] for u in e["defenders"] if where.get(u, OFFMAP) not in (OFFMAP, ELIMINATED)))
-        marks.append(CombatMark(e["index"], attackers, defenders, e["result"], describe(e) or ""))
+        attackers = tuple(dict.fromkeys(where[u] for u in e["attackers"] + e["barrage"] if where.get(u, OFFMAP) not in NOT_ON_MAP))
+        defenders = tuple(dict.fromkeys(where[u] for u in e["defenders"] if where.get(u, OFFMAP) not in NOT_ON_MAP))
+        text = describe(e) or ""
+        if lost:
+            text += f"; eliminated: {', '.join(dict.fromkeys(lost))}"
+        marks.append(CombatMark(e["index"], attackers, defenders, e["result"], text, tuple(dict.fromkeys(lost))))
     return marks
 
 
 def _report(last: dict | None) -> list[str]:
-    from pbem.game.narrate import describe
+    from pbem.game.narrate import describe, telling_order
 
     if not last:
         return []
     verdict = "orders carried out" if last["valid"] else "orders REJECTED: nothing was applied"
     lines = [f"Last player-turn ({last['side']}): {verdict}"]
     lines += [f"rule {p['rule']}: {p['message']}" for p in last.get("problems", [])]
-    lines += [text.strip() for text in map(describe, last.get("events", [])) if text]
+    lines += [text.strip() for text in map(describe, telling_order(last.get("events", []))) if text]
     return lines
 
 
@@ -284,22 +324,33 @@ def build_scene(
     show_zoc: bool = False,
     show_events: bool = True,
     north: str | None = None,
+    objectives: list[dict[str, Any]] | None = None,
 ) -> Scene:
-    """The scene of ``view`` on ``board``: the whole map, or the hexes within ``radius`` of ``centre``."""
+    """The scene of ``view`` on ``board``: the whole map, or the hexes within ``radius`` of ``centre``.
+
+    ``objectives``: the scenario's (15.2, 16.x), as dicts with ``hex``, ``side``, ``points``; by default
+    those of the view's outlook, if it has one.
+    """
     state = view["state"]
     position = state["position"]
     no_fpf = set(state.get("no_fpf", []))
     units = {u["id"]: u for u in state["units"]}
+    # The Japanese player's own units the American player sees now (docs/hidden-units.md): only his view lists them.
+    exposed = set((state.get("hidden") or {}).get("exposed", [])) if view["side"] == "JP" else set()
     counters: dict[Hex, list[Counter]] = defaultdict(list)
-    off_map, eliminated = [], []
+    off_map, eliminated, exited = [], [], []
     for uid, where in state["locations"].items():
-        counter = counter_from(units[uid], where, uid in no_fpf)
+        counter = counter_from(units[uid], where, uid in no_fpf, uid in exposed)
         if where == OFFMAP:
             off_map.append(counter)
         elif where == ELIMINATED:
             eliminated.append(counter)
-        else:
+        elif where == EXITED:
+            exited.append(counter)
+        elif board.on_board(where):
             counters[where].append(counter)
+        else:  # a place no view names yet: listed with the units off the map, never read as a hex
+            off_map.append(counter)
     shown = around(centre, radius, board.on_board) if centre else board.all_hexes
     display = board.spec.display
     layout = Layout(shown, north or (display.north if display else "up"))
@@ -325,6 +376,7 @@ def build_scene(
         counters=dict(counters),
         off_map=off_map,
         eliminated=eliminated,
+        exited=exited,
         enemy=enemy,
         zoc=zoc,
         tracks=_tracks(events),
@@ -332,4 +384,6 @@ def build_scene(
         report=_report(last),
         show_zoc=show_zoc,
         show_events=show_events,
+        objectives=[o for o in (objectives if objectives is not None else (view.get("outlook") or {}).get("objectives", []))
+                    if isinstance(o, dict) and o.get("hex")],
     )

@@ -12,6 +12,8 @@ carries a class and ``data-`` attributes naming it, so that the page
 
 from __future__ import annotations
 
+import math
+
 import xml.etree.ElementTree as ET
 
 from pbem.engine.hexes import Hex
@@ -26,7 +28,7 @@ TERRAIN_FILL = {
     "mountain": "#a98a6a", "sea": "#9cc4e4",
 }
 SIDE_FILL = {"US": "#a9c8ea", "JP": "#f2b19c"}
-TRACK_COLOUR = {"moved": "#1f4f8f", "entered": "#1f4f8f", "retreated": "#c0392b", "advanced": "#1e8449", "displaced": "#7d3c98"}
+TRACK_COLOUR = {"moved": "#1a1a1a", "entered": "#1a1a1a", "retreated": "#c0392b", "advanced": "#1e8449", "displaced": "#7d3c98"}
 STYLE = """
 .hex { stroke: #6b6b6b; stroke-width: 0.8; }
 .hex-id { font: 9px sans-serif; fill: #444; text-anchor: middle; }
@@ -45,6 +47,10 @@ STYLE = """
 .counter .symbol { fill: none; stroke: #111; stroke-width: 1.1; }
 .counter .strengths { font: bold 9px sans-serif; text-anchor: middle; fill: #111; }
 .counter .hidden-mark { font: bold 15px sans-serif; text-anchor: middle; fill: #111; }
+.objective-points { font: bold 8px sans-serif; text-anchor: middle; fill: #222; paint-order: stroke; stroke: #fff; stroke-width: 2px; }
+.counter .counter-id { font: bold 8px sans-serif; text-anchor: middle; fill: #111; paint-order: stroke; stroke: #fff; stroke-width: 2.5px; display: none; }
+.pbem-map.ids .counter .counter-id { display: inline; }
+.counter .exposed-mark { fill: none; stroke: #f1c40f; stroke-width: 3; stroke-dasharray: 4 2; }
 .track { fill: none; stroke-width: 2.2; stroke-linecap: round; stroke-linejoin: round; opacity: 0.85; }
 .combat line { stroke: #d35400; stroke-width: 2.6; }
 .combat text { font: bold 11px sans-serif; fill: #fff; text-anchor: middle; }
@@ -84,7 +90,9 @@ def _defs(svg: ET.Element) -> None:
     defs = ET.SubElement(svg, "defs")
     ET.SubElement(defs, "style").text = STYLE
     hatch = ET.SubElement(defs, "pattern", {"id": "zoc-hatch", "patternUnits": "userSpaceOnUse", "width": "6", "height": "6", "patternTransform": "rotate(45)"})
-    ET.SubElement(hatch, "line", {"x1": "0", "y1": "0", "x2": "0", "y2": "6", "stroke": "#c0392b", "stroke-width": "2", "stroke-opacity": "0.55"})
+    # A light stripe beside the red one keeps the hatching visible on dark terrain (issue 20).
+    ET.SubElement(hatch, "line", {"x1": "3", "y1": "0", "x2": "3", "y2": "6", "stroke": "#ffffff", "stroke-width": "1.2", "stroke-opacity": "0.6"})
+    ET.SubElement(hatch, "line", {"x1": "0", "y1": "0", "x2": "0", "y2": "6", "stroke": "#c0392b", "stroke-width": "2.2", "stroke-opacity": "0.9"})
     for kind, colour in {**TRACK_COLOUR, "combat": "#d35400"}.items():
         marker = ET.SubElement(defs, "marker", {"id": f"arrow-{kind}", "viewBox": "0 0 10 10", "refX": "8", "refY": "5",
                                                 "markerWidth": "5", "markerHeight": "5", "orient": "auto-start-reverse"})
@@ -143,9 +151,58 @@ def _entries(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
             ET.SubElement(group, "text", {"class": "area-label", "data-hex": h, "x": _fmt(cx), "y": _fmt(cy + RADIUS * 0.75)}).text = "/".join(areas)
 
 
+Box = tuple[float, float, float, float]
+"""A label's extent in pixels: left, top, right, bottom."""
+
+
+def _text_box(x: float, baseline: float, text: str, size: float) -> Box:
+    """The extent of centred text, with a pixel to spare (sans-serif, bold: about 0.68 of the font size a character)."""
+    half = len(text) * size * 0.35 + 1
+    return x - half, baseline - size - 1, x + half, baseline + size * 0.25 + 1
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _label_spots(scene: Scene, pen: _Pen) -> list[Box]:
+    """What a place name must not cover: every hex number shown, the counters and the combat results' badges."""
+    spots = [_text_box(*(lambda c: (c[0], c[1] - RADIUS * 0.6))(pen.centre(h)), h, 9) for h in scene.shown]
+    for h in scene.shown:
+        if scene.counters.get(h):
+            cx, cy = pen.centre(h)
+            spots.append((cx - RADIUS * 0.6, cy - RADIUS * 0.42, cx + RADIUS * 0.6, cy + RADIUS * 0.58))
+    for c in scene.combats if scene.show_events else []:
+        if c.defenders and c.defenders[0] in scene.shown_set:
+            tx, ty = pen.centre(c.defenders[0])
+            spots.append((tx - 15, ty - RADIUS * 0.95, tx + 15, ty - RADIUS * 0.95 + 14))
+    return spots
+
+
+def _place_label(cx: float, cy: float, name: str, taken: list[Box]) -> tuple[float, float, str]:
+    """Where a place name goes, and as what: under its mark, else a little lower, higher or aside, whichever
+    covers nothing; a long name that fits nowhere is shortened (its mark's title keeps it whole; issue 20)."""
+    import re
+
+    tries = [(0, 0.86), (0, 1.16), (0, 0.56), (-0.5, 0.86), (0.5, 0.86), (0, 1.46), (0, 0.26)]
+    tries += [(dx, dy) for dy in (0.86, 1.16, 0.56, 1.46, -0.2, -0.95) for dx in (-0.9, 0.9, -1.3, 1.3)]
+    short = re.sub(r"\s*\(.*?\)", "", name)
+    for text in dict.fromkeys([name, short, short.replace(" airfield", " af."), short.replace(" airfield", "")]):
+        for dx, dy in tries:
+            x, y = cx + dx * RADIUS, cy + dy * RADIUS
+            box = _text_box(x, y, text, 9)
+            if not any(_overlaps(box, other) for other in taken):
+                taken.append(box)
+                return x, y, text
+    x, y = cx, cy + 0.86 * RADIUS
+    taken.append(_text_box(x, y, name, 9))
+    return x, y, name
+
+
 def _places(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
     shown = scene.shown_set
     group = ET.SubElement(svg, "g", {"class": "places"})
+    taken = _label_spots(scene, pen)
     for name, h in sorted(scene.board.places.items(), key=lambda p: (p[1], p[0])):
         if h not in shown:
             continue
@@ -156,7 +213,33 @@ def _places(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
                                          "stroke": "#222", "stroke-width": "2.5"})
         else:
             ET.SubElement(mark, "circle", {"cx": _fmt(cx), "cy": _fmt(cy - RADIUS * 0.32), "r": "3.5"})
-        ET.SubElement(mark, "text", {"class": "place-name", "x": _fmt(cx), "y": _fmt(cy + RADIUS * 0.86)}).text = name
+        x, y, text = _place_label(cx, cy, name, taken)
+        ET.SubElement(mark, "title").text = name
+        ET.SubElement(mark, "text", {"class": "place-name", "x": _fmt(x), "y": _fmt(y)}).text = text
+    _objectives(svg, scene, pen)
+
+
+def _objectives(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    """A star in each objective hex (15.2, 16.x), coloured by the side that scores it, with its points."""
+    from pbem.render.scene import objective_text
+
+    shown = scene.shown_set
+    group = ET.SubElement(svg, "g", {"class": "objectives"})
+    for o in scene.objectives:
+        h = o["hex"]
+        if h not in shown:
+            continue
+        cx, cy = pen.centre(h)
+        x, y = cx + RADIUS * 0.58, cy - RADIUS * 0.42
+        mark = ET.SubElement(group, "g", {"class": f"objective side-{o.get('side', '')}", "data-hex": h, "data-side": str(o.get("side", ""))})
+        ET.SubElement(mark, "title").text = f"{h}: {objective_text(o)}"
+        points = []
+        for k in range(10):
+            r = 7 if k % 2 == 0 else 3
+            a = math.radians(-90 + 36 * k)
+            points.append((x + r * math.cos(a), y + r * math.sin(a)))
+        ET.SubElement(mark, "polygon", {"points": _points(points), "fill": SIDE_FILL.get(o.get("side"), "#f1c40f"), "stroke": "#222", "stroke-width": "1"})
+        ET.SubElement(mark, "text", {"class": "objective-points", "x": _fmt(x), "y": _fmt(y + 16)}).text = str(o.get("points", ""))
 
 
 def _zoc(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
@@ -192,12 +275,18 @@ def _symbol(group: ET.Element, kind: str | None, x: float, y: float, w: float, h
 def _counter(parent: ET.Element, c: Counter, cx: float, cy: float) -> None:
     w, h = RADIUS * 1.05, RADIUS * 0.9
     group = ET.SubElement(parent, "g", {"class": f"counter side-{c.side}", "data-unit": c.id, "data-hex": c.hex})
-    ET.SubElement(group, "title").text = f"{c.id} ({c.side}): " + ("hidden unit" if c.hidden else f"{c.kind} {c.strengths}")
+    ET.SubElement(group, "title").text = (f"{c.id} ({c.side}): " + ("hidden unit" if c.hidden else f"{c.kind} {c.strengths}")
+                                          + (" — exposed: the enemy sees it now (19B.3)" if c.exposed else ""))
     ET.SubElement(group, "rect", {"class": "body", "x": _fmt(cx - w / 2), "y": _fmt(cy - h / 2), "width": _fmt(w), "height": _fmt(h),
                                   "rx": "2", "fill": SIDE_FILL.get(c.side, "#ddd")})
+    if c.exposed:  # the enemy sees it now: an eye-yellow frame (issue 20)
+        group.set("class", group.get("class") + " exposed")
+        ET.SubElement(group, "rect", {"class": "exposed-mark", "x": _fmt(cx - w / 2 - 2), "y": _fmt(cy - h / 2 - 2), "width": _fmt(w + 4),
+                                      "height": _fmt(h + 4), "rx": "3"})
     if c.hidden:
         ET.SubElement(group, "text", {"class": "hidden-mark", "x": _fmt(cx), "y": _fmt(cy + 5)}).text = "?"
         return
+    ET.SubElement(group, "text", {"class": "counter-id", "x": _fmt(cx), "y": _fmt(cy - h / 2 - 2)}).text = c.id  # a marker has no id to show
     _symbol(group, c.kind, cx - w * 0.3, cy - h * 0.4, w * 0.6, h * 0.42)
     ET.SubElement(group, "text", {"class": "strengths", "x": _fmt(cx), "y": _fmt(cy + h * 0.38)}).text = c.strengths
 
@@ -238,7 +327,9 @@ def _events(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
                 ET.SubElement(mark, "line", {"x1": _fmt(ax), "y1": _fmt(ay), "x2": _fmt(ax + (tx - ax) * 0.7), "y2": _fmt(ay + (ty - ay) * 0.7),
                                              "marker-end": "url(#arrow-combat)"})
         ET.SubElement(mark, "rect", {"x": _fmt(tx - 15), "y": _fmt(ty - RADIUS * 0.95), "width": "30", "height": "14", "rx": "3"})
-        ET.SubElement(mark, "text", {"x": _fmt(tx), "y": _fmt(ty - RADIUS * 0.95 + 11)}).text = c.result
+        if c.badge != c.result:
+            mark.set("data-outcome", "eliminated")
+        ET.SubElement(mark, "text", {"x": _fmt(tx), "y": _fmt(ty - RADIUS * 0.95 + 11)}).text = c.badge
 
 
 def _compass(svg: ET.Element, width: float) -> None:

@@ -16,30 +16,42 @@ The plain rendering is the colour one with the colours left out.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.text import Text
 
+from pbem.engine import hexes
 from pbem.engine.hexes import Hex
+from pbem.render.layout import Layout, around
 from pbem.render.scene import SEA_LETTER, Counter, Scene, terrain_letter
 
 WIDTH, HEIGHT, GAP = 6, 2, 1
 CONTENT = WIDTH - GAP
 
+#: The widest line of ``--plain`` output: a mail body is read at 76 columns or fewer (issue 20).
+PLAIN_WIDTH = 76
+
+#: Colours of the xterm 256-colour cube, chosen so that terrains and sides stay distinct when a
+#: terminal has only 256 colours (tmux) or 16 (each maps to a different one; issue 20).
 TERRAIN_STYLE = {
-    "clear": "on #3a4a2a", "town": "on #6b5a3a", "broken": "on #4f5f2f", "rough": "on #6a5030",
-    "mountain": "on #5a3a2a", "sea": "on #1f3f6f",
+    "clear": "on #5faf00", "town": "on #878700", "broken": "on #00875f", "rough": "on #875f5f",
+    "mountain": "on #870000", "sea": "on #000087",
 }
-SIDE_STYLE = {"US": "bold #ffffff on #2f5f9f", "JP": "bold #ffffff on #a02f2f"}
+SIDE_STYLE = {"US": "bold #000000 on #5f87ff", "JP": "bold #000000 on #ff5f5f"}
 MARK_STYLE = {"X": "bold #ffff00", "r": "bold #ff9f3f", "a": "bold #9fff9f", "z": "bold #ff6f6f"}
 HEXSIDE_STYLE = {"~": "bold #5fafff", "#": "bold #ff5f5f"}
 PLAIN_ASCII = str.maketrans({"→": ">", "—": "-", "½": "1/2", "×": "x", "–": "-", "…": "..."})
 
-LEGEND = [
-    "Terrain: . clear  T town  B broken  R rough  M mountain  ~ sea  (other: initial)",
-    "Hexsides: ~ river  # no crossing.  Hexes without units: = road  - trail  b beach",
+LEGEND = [  # every line within PLAIN_WIDTH
+    "Terrain: . clear  T town  B broken  R rough  M mountain  ~ sea",
+    "  (other terrain: its initial)",
+    "Hexsides: ~ river  # no crossing.",
+    "Hexes without units: = road  - trail  b beach",
     "  * named place  x exit hex  e entry hex (map edge or entry area)",
     "Counters: kind, then attack-defense (artillery: barrage-defense): I infantry",
     "  C cavalry  E engineer  R recon  A armor  G artillery  P air assault;",
-    "  UPPER CASE = US, lower case = JP, ? = hidden unit, C+2 = cavalry and 2 more",
+    "  UPPER CASE = US, lower case = JP, ? = hidden unit,",
+    "  C+2 = cavalry and 2 more",
     "After the hex number: X combat fought  r retreat ended  a advance ended",
     "  z enemy zone of control (with --zoc)",
 ]
@@ -174,9 +186,9 @@ def _unit_lines(scene: Scene) -> list[str]:
         if c.side != side:
             side = c.side
             lines.append(f"{side} units:")
-        where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else "")}.get(c.hex, c.hex)
+        where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else ""), "exited": "left the map (16.13)"}.get(c.hex, c.hex)
         kind = "hidden" if c.hidden else c.kind
-        flag = "  no FPF this phase (8.41)" if c.no_fpf else ""
+        flag = ("  no FPF this phase (8.41)" if c.no_fpf else "") + ("  exposed: the enemy sees it (19B.3)" if c.exposed else "")
         lines.append(f"  {c.id:<14} {kind:<10} {c.strengths:<12} {where}{flag}")
     return lines
 
@@ -198,11 +210,80 @@ def _place_lines(scene: Scene) -> list[str]:
     return lines
 
 
-def render(scene: Scene) -> Text:
+def _part(scene: Scene, shown) -> Scene:
+    """The same scene drawing only the hexes ``shown``."""
+    return replace(scene, layout=Layout(tuple(shown), scene.layout.north))
+
+
+def map_width(scene: Scene) -> int:
+    """Columns the map takes in a terminal."""
+    return max(col for _, col in (scene.layout.cell(h, WIDTH, HEIGHT) for h in scene.shown)) + WIDTH
+
+
+def _span(shown) -> str:
+    cols = sorted({hexes.parse(h)[0] for h in shown})
+    rows = sorted({hexes.parse(h)[1] for h in shown})
+    return f"hex columns {cols[0]:02d}-{cols[-1]:02d}, rows {rows[0]:02d}-{rows[-1]:02d}"
+
+
+def bands(scene: Scene, limit: int = PLAIN_WIDTH) -> list[tuple[str, Scene]]:
+    """The map cut, left to right, into parts at most ``limit`` columns wide, each with the hexes it holds.
+
+    A part holds whole cells: the hexes whose cells start in its range of
+    screen columns (cells start on multiples of 3), drawn as a map of their own.
+    """
+    if map_width(scene) <= limit:
+        return [("", scene)]
+    step = (limit - WIDTH) // 3 * 3
+    by_band: dict[int, list[Hex]] = {}
+    for h in scene.shown:
+        by_band.setdefault(scene.layout.cell(h, WIDTH, HEIGHT)[1] // step, []).append(h)
+    parts = [sorted(by_band[b]) for b in sorted(by_band)]
+    return [(f"Map, part {n} of {len(parts)} (left to right): {_span(part)}", _part(scene, part)) for n, part in enumerate(parts, 1)]
+
+
+def _own_centre(scene: Scene) -> Hex | None:
+    """The hex of the holder's own units nearest their middle (on the screen), or None when he has none on the map."""
+    own = [h for h in scene.shown if any(c.side == scene.holder for c in scene.counters.get(h, []))]
+    if not own:
+        return None
+    xs, ys = zip(*(scene.layout.centre(h) for h in own))
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return min(own, key=lambda h: ((scene.layout.centre(h)[0] - mx) ** 2 + (scene.layout.centre(h)[1] - my) ** 2, h))
+
+
+def fit(scene: Scene, width: int) -> tuple[Scene, str | None]:
+    """The part of the map around the holder's own units that fits ``width`` columns, and a line saying what is shown.
+
+    The whole map when it fits; otherwise the largest radius around the
+    middle of the holder's units (the map's middle when he has none).
+    """
+    whole = map_width(scene)
+    if whole <= width:
+        return scene, None
+    centre = _own_centre(scene)
+    whose = "your units"
+    if centre is None:
+        centre = min(scene.shown, key=lambda h: sum(abs(a - b) for a, b in zip(scene.layout.centre(h), (x / 2 for x in scene.layout.size))))
+        whose = "the middle of the map"
+    on_board = set(scene.shown).__contains__
+    for radius in range(30, 0, -1):
+        part = _part(scene, around(centre, radius, on_board))
+        if map_width(part) <= width:
+            break
+    note = (f"The whole map is {whole} columns wide and your terminal {width}: shown are the hexes within {radius} of "
+            f"{centre} ({whose}). See the rest with --around HEX --radius N, --plain (the whole map, in parts), "
+            "or --html FILE (a page to open in a browser).")
+    return part, note
+
+
+def render(scene: Scene, note: str | None = None) -> Text:
     """The whole screen: title, compass, map, legend, places, units and the last player-turn."""
     out = Text()
     out.append(f"{scene.title}\n", style="bold")
     out.append(f"{scene.status}\n")
+    if note:
+        out.append(f"{note}\n", style="bold")
     out.append("N ^  (north is up)\n")
     out.append_text(map_text(scene))
     out.append("\n\n")
@@ -213,7 +294,31 @@ def render(scene: Scene) -> Text:
     return out
 
 
-def render_plain(scene: Scene) -> str:
-    """The same screen in plain ASCII: it survives an e-mail body."""
-    text = render(scene).plain.translate(PLAIN_ASCII)
-    return "\n".join(line.rstrip() for line in text.encode("ascii", "replace").decode("ascii").splitlines()) + "\n"
+def render_plain(scene: Scene, limit: int = PLAIN_WIDTH) -> str:
+    """The same screen in plain ASCII, no line wider than ``limit``: it survives an e-mail body.
+
+    A map wider than that is cut into parts (:func:`bands`), one under the other.
+    """
+    parts = bands(scene, limit)
+    text = render(scene).plain
+    if len(parts) > 1:
+        whole = map_text(scene).plain
+        drawn = "\n\n".join(f"{title}\n{map_text(part).plain}" for title, part in parts)
+        text = text.replace(whole, drawn, 1)
+    text = text.translate(PLAIN_ASCII)
+    lines = [line.rstrip() for line in text.encode("ascii", "replace").decode("ascii").splitlines()]
+    return "\n".join(_wrapped(lines, limit)) + "\n"
+
+
+def _wrapped(lines: list[str], limit: int) -> list[str]:
+    """Lines longer than ``limit`` (a long report line) folded at a space, continued indented."""
+    import textwrap
+
+    out = []
+    for line in lines:
+        if len(line) <= limit:
+            out.append(line)
+        else:
+            indent = " " * min(len(line) - len(line.lstrip()) + 2, 8)
+            out += textwrap.wrap(line, width=limit, subsequent_indent=indent, break_long_words=True, break_on_hyphens=False)
+    return out

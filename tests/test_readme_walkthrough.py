@@ -1,0 +1,65 @@
+"""The README's "Playing by e-mail" walkthrough, followed literally by a script, plays a Game-Turn with real moves.
+
+Issue 20: followed literally, the walkthrough once signed and submitted the
+untouched orders template — a player-turn in which nobody moved.  Here every
+command of steps 1 to 4 runs as printed (step 1 for each of the three
+people; steps 3 and 4 again for the Japanese player, as step 5 says, with
+his key and the next turn file), then the "anyone, at any time" checks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _blocks() -> dict[str, list[str]]:
+    """The ``sh`` blocks of the walkthrough by the step that introduces them, each a list of commands."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Playing by e-mail", 1)[1].split("\n## ", 1)[0]
+    found: dict[str, list[str]] = {}
+    for chunk in re.split(r"\n(?=\*\*)", section):
+        header = re.match(r"\*\*(\d\.|Anyone, at any time,)", chunk)
+        block = re.search(r"```sh\n(.*?)```", chunk, flags=re.S)
+        if header and block:
+            found[header.group(1)] = [line.split("  #")[0].strip() for line in block.group(1).splitlines() if line.strip()]
+    return found
+
+
+def _run(line: str, cwd: Path, env: dict) -> str:
+    words = shlex.split(line)
+    assert words[0] == "pbem", line
+    done = subprocess.run([sys.executable, "-m", "pbem", *words[1:]], cwd=cwd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, f"{line} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_the_walkthrough_followed_literally_plays_a_game_turn_that_verifies(tmp_path):
+    blocks = _blocks()
+    assert {"1.", "2.", "3.", "4.", "Anyone, at any time,"} <= set(blocks)
+    env = {**os.environ, "PBEM_PASSPHRASE": "a passphrase for the walkthrough"}
+    [keygen] = blocks["1."]
+    for name in ("alice", "bob", "ref"):  # "Everyone makes an identity"
+        _run(keygen.replace("alice", name), tmp_path, env)
+    for line in blocks["2."]:
+        _run(line, tmp_path, env)
+    for seq, (player, side) in enumerate([("alice", "US"), ("bob", "JP")]):
+        def turn(line: str) -> str:  # the same step for this player and this turn file
+            line = re.sub(r"\b(\d{4})\b", lambda m: f"{int(m.group(1)) + seq:04d}", line)
+            return line.replace("alice", player).replace("-US", f"-{side}")
+
+        for line in blocks["3."] + blocks["4."]:
+            _run(turn(line), tmp_path, env)
+        record = json.loads(_run(f"pbem view game/turn-{seq + 1:04d}.pbem --key ref.key --json", tmp_path, env))
+        moved = [e for e in record["last"]["events"] if e["type"] in ("moved", "entered")]
+        assert record["last"]["valid"] and moved, f"{side}'s player-turn moved nobody"
+    for line in blocks["Anyone, at any time,"]:
+        _run(line, tmp_path, env)
+    assert (tmp_path / "game" / "turn-0002.pbem").exists()
