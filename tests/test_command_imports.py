@@ -60,7 +60,14 @@ OTHER_COMMANDS = {
     "scenario show": (["scenario", "show", "leyte-assault"], READS_INPUT),
     "map check": (["map", "check", str(ROOT / "scenarios" / "leyte" / "map.json")], READS_INPUT),
     "schema write": (["schema", "write", "{OUT}/schemas"], READS_INPUT),
+    "judge init": (["judge", "init", "{OUT}/judge", "--address", "judge@example.org", "--key", "ref.key",
+                    "--maildir", "{OUT}/Maildir", "--smtp", "127.0.0.1:2525", "--tls", "none"], READS_INPUT),
 }
+
+#: Commands that serve, in one warm process, until they are stopped (``pbem play``, the judge's ``run``) or that act
+#: on a judge's home and its mail (new, poll, list): their start-up is paid once per sitting or per poll, and their
+#: tests are tests/test_play_app.py and tests/test_judge.py.
+SERVICES = {"play", "judge new", "judge poll", "judge run", "judge list"}
 
 #: Still building a pydantic validator (issue 26: show's drawing, the bot's Ruleset, MapSpec dump and Orders adapter).
 STILL_BUILDS = {"show", "bot"}
@@ -131,6 +138,6 @@ def test_every_command_is_classed():
             else:
                 yield f"{prefix}{name}"
 
-    known = set(GAME_COMMANDS) | set(OTHER_COMMANDS)
+    known = set(GAME_COMMANDS) | set(OTHER_COMMANDS) | SERVICES
     missing = sorted(set(names(get_group(app))) - known)
     assert not missing, f"class these commands in tests/test_command_imports.py: {', '.join(missing)}"

@@ -165,10 +165,15 @@ def _audit_two_player(game: Path) -> None:
 
 def _one_game(paths: list[Path]) -> bool:
     """One path that is not a folder of game folders: the single-game form of a command, its output and errors as ever."""
-    from pbem.event.discover import games_under
     from pbem.game.folder import turn_files
 
-    return len(paths) == 1 and (not paths[0].is_dir() or bool(turn_files(paths[0])) or not games_under(paths[0]))
+    if len(paths) != 1:
+        return False
+    if not paths[0].is_dir() or turn_files(paths[0]):
+        return True
+    from pbem.event.discover import games_under  # only when the folder holds no turn file of its own
+
+    return not games_under(paths[0])
 
 
 def _event(command: str, paths: list[Path], reveals: list[Path] | None, html: Path | None, as_json: bool, jobs: int | None) -> None:

@@ -16,14 +16,14 @@ import typing
 from pathlib import Path
 from typing import Any
 
-PLAIN = (Path, str, bool)
+PLAIN = (Path, str, bool, int)
 
 
 class _Plain:
     """The coercion typer's parameter asks for: ``coerce(value, param=, ctx=)``."""
 
-    def __init__(self, to_path: bool) -> None:
-        self.to_path = to_path
+    def __init__(self, kind: type, name: str | None = None) -> None:
+        self.kind, self.name = kind, name
 
     def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
         if value is None:
@@ -33,11 +33,20 @@ class _Plain:
         return self._one(value)
 
     def _one(self, value: Any) -> Any:
-        return Path(value) if self.to_path and not isinstance(value, Path) else value
+        if self.kind is Path and not isinstance(value, Path):
+            return Path(value)
+        if self.kind is int and not isinstance(value, int):
+            try:
+                return int(value)
+            except ValueError:
+                from pbem.errors import BadInput
+
+                raise BadInput(f"{value!r} is not a whole number", field=self.name, hint="give a number such as 2") from None
+        return value
 
 
 def _plain_type(annotation: Any) -> type | None:
-    """``Path``, ``str`` or ``bool`` for those, their ``Optional`` and ``list`` forms; None for anything else."""
+    """``Path``, ``str``, ``bool`` or ``int`` for those, their ``Optional`` and ``list`` forms; None for anything else."""
     if annotation in PLAIN:
         return annotation
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -52,7 +61,7 @@ def _make_plain(param: Any) -> Any:
     if descriptor is not None and hasattr(param, "_runtime_param"):
         kind = _plain_type(descriptor.annotation)
         if kind is not None:
-            param._runtime_param = _Plain(kind is Path)
+            param._runtime_param = _Plain(kind, (getattr(param, "opts", None) or [getattr(param, "name", None)])[0])
     return param
 
 

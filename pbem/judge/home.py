@@ -100,16 +100,15 @@ def exposure_problem(home: Path) -> str | None:
     in one place.  On Windows there are no mode bits to read: the home then
     relies on the user profile's access control, and the caller says so.
     """
-    if sys.platform == "win32":
-        return None
     try:
         info = home.stat()
     except OSError as exc:
         return f"cannot be checked: {exc.strerror}"
-    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
-        return f"belongs to user {info.st_uid}, not to the user running the judge ({os.geteuid()})"
-    if stat.S_IMODE(info.st_mode) & 0o077:
-        return f"can be read or entered by others (mode {stat.S_IMODE(info.st_mode):o})"
+    if sys.platform != "win32":  # mode bits and owners mean something only where POSIX gives them
+        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+            return f"belongs to user {info.st_uid}, not to the user running the judge ({os.geteuid()})"
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            return f"can be read or entered by others (mode {stat.S_IMODE(info.st_mode):o})"
     return None
 
 
