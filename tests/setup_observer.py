@@ -198,6 +198,8 @@ class Tally:
     def accuracy(self, which: int) -> tuple[float, float, float, float]:
         """(observer, baseline, difference, half-width of the difference's 95% interval) for which=0 status, 1 identity."""
         markers = sum(g[4] for g in self.games)
+        if not markers:  # no marker seen yet (a game whose first turn file showed none): nothing to tell
+            return 0.0, 0.0, 0.0, 0.0
         right = sum(g[which] for g in self.games)
         expected = sum(g[2 + which] for g in self.games)
         diffs = [g[which] - g[2 + which] for g in self.games]
