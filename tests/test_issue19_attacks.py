@@ -228,7 +228,7 @@ def test_a_lie_in_one_players_view_about_the_opponents_turn_is_caught_by_his_vie
 def test_under_hidden_units_a_lie_in_the_american_view_is_caught_by_the_japanese_verify(hidden, tmp_path):
     from pbem.protocol.canonical import digest
 
-    seq = _turns_of(hidden, "JP")[1]
+    seq = _turns_of(hidden, "US")[0]  # the opponent's player-turn: the JP player does not replay it
     folder = _copy(hidden, "JP", tmp_path / "jp", upto=seq - 1)
 
     def lie(views, public, state):
@@ -342,7 +342,7 @@ def test_status_with_a_key_checks_what_view_checks(plain, tmp_path):
     folder = _copy(plain, "US", tmp_path / "us", upto=seq - 1)
 
     def lie(views, public, state):
-        views["US"]["awaiting"] = "US"
+        views["US"]["awaiting"] = "JP" if public["awaiting"] == "US" else "US"  # "wait", while the public record says move
 
     _forge(plain, folder / "game", seq, mutate=lie)
     assert run("status", folder / "game")[0] == 0  # without a key nothing sealed is read

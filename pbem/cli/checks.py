@@ -180,7 +180,7 @@ def dice(
 @app.command()
 def status(
     folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
-    key: Annotated[Path | None, typer.Option("--key", help="Your key (NAME.key) or identity (NAME.pub): to be told what you should do.")] = None,
+    key: Annotated[Path | None, typer.Option("--key", help="Your key (NAME.key) or identity (NAME.pub): to be told what you should do; your key also checks your views and replays your player-turns, as verify --replay-mine does.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
     passphrase_env: PassphraseEnv = None,
 ) -> None:
@@ -190,7 +190,7 @@ def status(
 
     if not folder.is_dir():
         raise BadInput("is not a folder", file=str(folder), hint="give the folder where you keep this game's turn files")
-    holder = None
+    holder = opened = None
     if key is not None:
         if key.suffix == ".pub":
             from pbem.protocol.keys import read_public
@@ -199,8 +199,9 @@ def status(
         else:
             from pbem.passphrase import open_key
 
-            holder = open_key(key, passphrase_env).public
-    found = game_status(folder, holder, str(key.with_suffix(".key")) if key else "KEY")
+            opened = open_key(key, passphrase_env)
+            holder = opened.public
+    found = game_status(folder, holder, str(key.with_suffix(".key")) if key else "KEY", opened)
     if as_json:
         output.echo_json(found.as_dict())
     else:

@@ -4,7 +4,8 @@
 first: whose move is it, is what I hold sound, and which file goes to whom.
 It reads the turn files (checking them as ``verify`` does, receipts included) and, when
 given the holder's identity, says what that party should do, with the
-exact command.  It never writes anything.
+exact command; given his key, it checks no less than ``pbem view`` and
+``verify --replay-mine`` would.  It never writes anything.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from pbem.game.checks import verify_game
 from pbem.game.folder import orders_name, orders_revisions, turn_name
 from pbem.game.player import role_named
-from pbem.protocol.keys import PublicIdentity
+from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.turnfile import REFEREE, TurnFile
 
 
@@ -110,8 +111,11 @@ def mail_text(turn: TurnFile, what: str, attached: Path, next_step: str) -> list
     ]
 
 
-def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: str = "KEY") -> Status:
-    report = verify_game(folder, {folder})
+def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: str = "KEY",
+                opened: PrivateIdentity | None = None) -> Status:
+    """``opened``: the holder's key, opened: then everything ``verify --replay-mine`` checks (his views against the
+    public record, as ``pbem view`` does, and his own player-turns) is checked too."""
+    report = verify_game(folder, {folder}, replay_with=opened)
     turns = sorted(report.turns, key=lambda t: t.seq)
     problem = report.findings[0].render() if report.findings else None
     if not turns:
