@@ -36,7 +36,7 @@ from pbem.protocol.armour import armour, dearmour
 from pbem.protocol.canonical import b64e, canonical_bytes, parse_canonical
 from pbem.protocol.chain import verify_chain
 from pbem.protocol.derive import orders_salt_and_nonce
-from pbem.protocol.files import read_text
+from pbem.protocol.files import read_text, too_large
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.ordersfile import open_orders_for_turn, outer_labels
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view_opening
@@ -97,8 +97,8 @@ def kept_orders(folder: Path, turns: dict[int, TurnFile], referee: PrivateIdenti
     """The orders files in ``folder`` that open, by orders digest."""
     found = {}
     for path in sorted(folder.iterdir()):
-        if not path.is_file() or path.name.startswith(".") or ORDERS_BEGIN not in path.read_bytes():
-            continue
+        if not path.is_file() or path.name.startswith(".") or too_large(path, "orders file") or ORDERS_BEGIN not in path.read_bytes():
+            continue  # not an orders file (one too large to be one is never opened)
         text = read_text(path, what="orders file")
         try:
             outer, _ = outer_labels(text, str(path))
