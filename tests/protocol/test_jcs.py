@@ -63,7 +63,7 @@ def test_every_signed_and_sealed_document_of_a_game_is_what_rfc_8785_writes(tmp_
     write_new(folder / "orders-0000-US.pbem", sent.text)
     done = adjudicate_orders(genesis, sent.text, "orders", ids["ref"])
     write_new(folder / "turn-0001.pbem", done.turn.text)
-    write_new(folder / "reveal.pbem", reveal_text(referee_reveal(folder, ids["ref"])))
+    write_new(folder / "reveal.pbem", reveal_text(referee_reveal(folder, ids["ref"]), ids["ref"]))
     kinds = set()
     for name, kind, head in _heads(folder):
         kinds.add(kind)
