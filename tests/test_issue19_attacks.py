@@ -194,14 +194,39 @@ def test_every_american_verdict_is_rejudged_from_his_view_in_an_honest_game(hidd
     assert "re-judged" in out and "not replayed: under hidden units" not in out
 
 
-def test_a_rejection_the_american_view_cannot_produce_is_never_signed():
-    """The referee's verdict on American orders is the view's verdict: play() never adds a problem found on the
-    true position alone (the message of the old "the referee decides" rejection is gone from the code)."""
-    import inspect
-
+def test_a_rejection_the_american_view_cannot_produce_is_never_signed(hidden, monkeypatch):
+    """Should the true position ever find a problem in American orders that his view does not (no rule of Island War
+    makes that possible, so the engine is made to here), pbem refuses to adjudicate rather than sign a rejection
+    nobody can check."""
+    from pbem.engine.adjudicator import Adjudication
+    from pbem.engine.problems import Problem
+    from pbem.errors import PbemError
     from pbem.game import referee
+    from pbem.game.codec import state_from_json
+    from pbem.game.folder import load_turn
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.protocol.dice import DiceStream
+    from pbem.protocol.ordersfile import open_orders_for_turn
+    from pbem.protocol.turnfile import open_referee_state
 
-    assert "the referee decides" not in inspect.getsource(referee)
+    seq = _turns_of(hidden, "US", combat=True)[0]
+    refgame = hidden["folders"]["ref"] / "game"
+    turn = load_turn(refgame / f"turn-{seq - 1:04d}.pbem")
+    held = open_referee_state(turn, _key(hidden, "ref"))
+    body = open_orders_for_turn(next(refgame.glob(f"orders-{seq - 1:04d}-US*.pbem")).read_text(), turn, _key(hidden, "ref"))
+    state = state_from_json(held.state["state"])
+
+    def play():
+        return referee.play(scenario_of(turn), turn.ruleset, state, body.orders, DiceStream(held.next_seed, body.salt),
+                            game=turn.game, seq=seq, scenario_ref={"id": turn.scenario_id, "hash": turn.scenario_hash},
+                            source="orders")
+
+    assert play().last["valid"] is True  # honestly, the orders are carried out
+    hidden_only = Problem("7.12", "jp-1", "on the true position jp-1 must be attacked")
+    monkeypatch.setattr(referee, "adjudicate", lambda *a, **k: Adjudication(False, (hidden_only,), (), (), state, 0))
+    with pytest.raises(PbemError) as refused:
+        play()
+    assert "refuses to sign a rejection he cannot check" in refused.value.message and "jp-1" not in refused.value.render()
 
 
 # Item 7: a lie in one player's view is caught at once ----------------------------------------------------

@@ -127,6 +127,8 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
     role = role_named(latest, holder) if holder is not None else None
     genesis = turns[0] if turns[0].seq == 0 and isinstance(turns[0].public, dict) else None
     status = Status(str(folder), not report.findings, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
+    if opened is not None:  # say what the key let it check
+        status.notes += [n for n in report.notes if n.startswith(("checked your", "replayed", "re-judged"))]
     public = latest.public if isinstance(latest.public, dict) else {}
     if report.findings:
         status.action = ("do not play on: show your opponent what pbem verify lists (it names the player who wrote each bad file)"
