@@ -67,6 +67,8 @@ class Reveal:
     turns: dict[int, Opening]
     envelope: dict | None = None
     """The signed envelope as read from a file (None for a reveal built in memory with the party's own key)."""
+    signer: PrivateIdentity | None = field(default=None, repr=False, compare=False)
+    """The key it was built with (in memory only, never written): :func:`reveal_text` signs with it by default."""
 
 
 def verified_turns(folder: Path) -> dict[int, TurnFile]:
@@ -90,7 +92,7 @@ def referee_reveal(folder: Path, referee: PrivateIdentity) -> Reveal:
                                file=turn.source, hint="put every orders file you adjudicated in the game folder")
             opening.orders = (body.nonce, body.orders)
         openings[seq] = opening
-    return Reveal("(the referee's own reveal)", turns[0].game, REFEREE, openings)
+    return Reveal("(the referee's own reveal)", turns[0].game, REFEREE, openings, signer=referee)
 
 
 def kept_orders(folder: Path, turns: dict[int, TurnFile], referee: PrivateIdentity) -> dict:
@@ -136,12 +138,17 @@ def player_reveal(folder: Path, player: PrivateIdentity) -> Reveal:
                                              side=side, revision=header["revision"])
             opening.orders = (nonce, documents[turn.orders])
         openings[seq] = opening
-    return Reveal(f"(the {side} player's own reveal)", turns[0].game, side, openings)
+    return Reveal(f"(the {side} player's own reveal)", turns[0].game, side, openings, signer=player)
 
 
-def reveal_text(reveal: Reveal, signer: PrivateIdentity) -> str:
-    """The reveal file, signed by ``signer`` (the party ``reveal.by`` names)."""
+def reveal_text(reveal: Reveal, signer: PrivateIdentity | None = None) -> str:
+    """The reveal file, signed by ``signer`` (the party ``reveal.by`` names; by default the key the reveal was
+    built with)."""
     from pbem.protocol import signing
+
+    signer = signer or reveal.signer
+    if signer is None:
+        raise ValueError("a reveal file is signed by the party it names: give its key")
 
     turns = []
     for seq, o in sorted(reveal.turns.items()):
