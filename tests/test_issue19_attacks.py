@@ -259,10 +259,14 @@ def test_under_hidden_units_a_lie_in_the_american_view_is_caught_by_the_japanese
     def lie(views, public, state):
         from pbem.game.position import shown_position
 
-        locations = views["US"]["state"]["locations"]
-        marker = next(u["id"] for u in views["US"]["state"]["units"] if u["kind"] == "hidden")
-        del locations[marker]
-        views["US"]["state"]["units"] = [u for u in views["US"]["state"]["units"] if u["id"] != marker]
+        units, locations = views["US"]["state"]["units"], views["US"]["state"]["locations"]
+        markers = [u["id"] for u in units if u["kind"] == "hidden"]
+        if markers:  # a hidden unit left out of his view
+            del locations[markers[0]]
+            views["US"]["state"]["units"] = [u for u in units if u["id"] != markers[0]]
+        else:  # no marker on the map yet: a Japanese unit he sees, shown elsewhere
+            unit = next(u["id"] for u in units if u["side"] == "JP" and len(locations[u["id"]]) == 4)
+            locations[unit] = f"{int(locations[unit][:2]) % 9 + 1:02d}{locations[unit][2:]}"
         public["position"] = digest(shown_position(views["US"]["state"]))  # the public record agrees with the lie
 
     _forge(hidden, folder / "game", seq, mutate=lie)
