@@ -36,8 +36,18 @@ def json_path(parts) -> str:
     return text or "(top level)"
 
 
+#: No JSON file pbem reads (orders, scenarios, cases, tracks) comes near this; a larger one is refused unread.
+MAX_JSON_BYTES = 16 * 2**20
+
+
 def read_json(path: Path) -> Any:
-    """The JSON document in ``path``; BadInput naming the file when it cannot be read or parsed."""
+    """The JSON document in ``path``; BadInput naming the file when it cannot be read or parsed, or is larger
+    than :data:`MAX_JSON_BYTES` (checked before it is read)."""
+    from pbem.protocol.files import too_large
+
+    refusal = too_large(path, "JSON file", MAX_JSON_BYTES)
+    if refusal is not None:
+        raise refusal
     try:
         text = decode_text(Path(path).read_bytes())  # UTF-8; a Windows editor's byte-order mark is accepted
     except FileNotFoundError:

@@ -45,11 +45,15 @@ def _table_misread():
         crt.result = true_result
 
 
+#: Each game folder's keys, so that a test can play a dishonest referee who re-signs what he reveals.
+KEYS: dict[Path, dict] = {}
+
+
 def play_game(folder: Path, scenario: str, *, referee: bool = True, hidden: bool = False, seed: int = 0,
               tamper_at: int | None = None) -> Path:
     """Play ``scenario`` to its end in ``folder`` (made here); return it.  A referee's game gets its reveal in the folder."""
     folder.mkdir(parents=True)
-    parties = {role: generate(role.lower()) for role in ("ref", "US", "JP")}
+    parties = KEYS[folder] = {role: generate(role.lower()) for role in ("ref", "US", "JP")}
     options = ["hidden-units"] if hidden else None
     if referee:
         genesis = start_game(scenario, parties["ref"], parties["US"].public, parties["JP"].public, options=options)
@@ -76,11 +80,12 @@ def play_game(folder: Path, scenario: str, *, referee: bool = True, hidden: bool
 
 
 def omit_turn(reveal_path: Path, seq: int) -> None:
-    """Rewrite a referee's reveal without the openings of turn file ``seq`` (a referee hiding one adjudication)."""
+    """Rewrite a referee's reveal without the openings of turn file ``seq`` (a referee hiding one adjudication,
+    and signing the shorter reveal with his own key)."""
     revealed = read_reveal(reveal_path)
     del revealed.turns[seq]
     reveal_path.unlink()
-    write_new(reveal_path, reveal_text(revealed))
+    write_new(reveal_path, reveal_text(revealed, KEYS[reveal_path.parent]["ref"]))
 
 
 def combat_turns(folder: Path) -> list[int]:

@@ -204,7 +204,6 @@ def test_the_page_holds_the_games_the_findings_the_histograms_and_the_tests(even
     assert code == 0 and json.loads(out)["command"] == "dice" and (tmp_path / "dice.html").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="needs issue 19 item 3 (h19t): a referee's reveal that omits a turn fails the per-game audit")
 def test_a_referee_reveal_that_omits_a_turn_fails_the_game(event):
     code, report = _audit_json(event["omitted"])
     assert code == 1

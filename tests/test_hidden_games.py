@@ -49,11 +49,11 @@ def test_hidden_units_game_plays_verifies_and_is_audited_by_each_player(tmp_path
     assert "hidden" not in jp_kinds
 
 
-def test_the_american_replay_of_his_own_turns_defers_to_the_audit(tmp_path):
+def test_the_american_replay_of_his_own_turns_rejudges_each_verdict_and_leaves_results_to_the_audit(tmp_path):
     game = play_hidden(tmp_path, "test-skirmish")
     us = game["folders"]["US"]
     said = pbem("verify", us / "game", "--replay-mine", "--key", us / "us.key")
-    assert "not replayed: under hidden units" in said
+    assert "re-judged your orders on your own view" in said and "'pbem audit GAMEDIR --reveal FILE' replays the results" in said
     jp = game["folders"]["JP"]
     said = pbem("verify", jp / "game", "--replay-mine", "--key", jp / "jp.key")
     assert "replayed" in said and "not replayed" not in said

@@ -152,7 +152,7 @@ def test_a_forged_opening_in_a_reveal_file_is_caught(game):
     reveal = read_reveal(game / "reveal.pbem")
     nonce, state = reveal.turns[1].state
     state["state"]["position"]["gsp"] = {"US": 99, "JP": 0}
-    (game / "forged.pbem").write_text(reveal_text(reveal))
+    (game / "forged.pbem").write_text(reveal_text(reveal, keys(game)["ref"]))
     result = pbem(game, "audit", "game", "--reveal", "forged.pbem", expect=1)
     assert "turn-0001.pbem" in result.stdout and "does not match the state commitment" in result.stdout
 

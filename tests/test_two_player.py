@@ -253,12 +253,18 @@ def _forged_turn(players, *, signer: str, writer: str, seed: bytes | None = None
     step = play(scenario_of(genesis), genesis.ruleset, state_from_json(genesis.state["state"]), body.orders, dice,
                 game=genesis.game, seq=1, scenario_ref={"id": genesis.scenario_id, "hash": genesis.scenario_hash}, source="orders")
     state = step.referee_state if state_edit is None else state_edit(json.loads(json.dumps(step.referee_state)))
+    public = step.public
+    if state_edit is not None and isinstance(state["state"], dict):
+        # a thorough cheat keeps the public position digest in step with the state he edited
+        from pbem.game.position import position_digest
+
+        public = public | {"position": position_digest(state_from_json(state["state"]))}
     if own_commitment:
         committed_by, commitment = writer, commit(turn_seed(keys[writer], game=genesis.game, seq=1, prev=genesis.digest))
     else:
         committed_by, commitment = "US", body.header.next_commitment
     fields = common_body(game=genesis.game, seq=1, scenario={"id": genesis.scenario_id, "hash": genesis.scenario_hash},
-                         ruleset=genesis.ruleset, identities=genesis.identities, public=step.public, prev=genesis,
+                         ruleset=genesis.ruleset, identities=genesis.identities, public=public, prev=genesis,
                          orders=body.envelope, superseded=[], dice_used=dice, next_commitment=commitment)
     fields["dice"]["next_committed_by"] = committed_by
     fields |= {"mode": "two-player", "writer": writer, "state": state,

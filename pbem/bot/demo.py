@@ -142,7 +142,7 @@ def run_demo(
             ))
 
     findings = verify_game(game, {game}).findings
-    revealed = write_new(folder / "reveal.pbem", reveal_text(referee_reveal(game, referee)))
+    revealed = write_new(folder / "reveal.pbem", reveal_text(referee_reveal(game, referee), referee))
     audit = audit_game(game, [read_reveal(revealed)])  # no key: what any stranger can run
     last_turn = load_turn(path)
     final = open_referee_state(last_turn, referee).state["state"]

@@ -73,8 +73,9 @@ def reveal(
     from pbem.protocol.files import write_new
 
     _nothing_sealed(game, "to reveal")
-    done = player_reveal(game, open_key(key, passphrase_env))
-    write_new(out, reveal_text(done))
+    identity = open_key(key, passphrase_env)
+    done = player_reveal(game, identity)
+    write_new(out, reveal_text(done, identity))
     typer.echo(f"wrote {out}: the openings of {len(done.turns)} turn file(s) by {done.by}; "
                f"anyone can now run 'pbem audit {game} --reveal {out.name}'")
 
@@ -128,8 +129,6 @@ def audit(
     parts = [f"audited {report.replayed} adjudication(s): every public record and roll is what the engine gives"]
     if report.views_checked:
         parts.append(f"{report.views_checked} sealed view(s) confirmed")
-    if report.not_replayed:
-        parts.append(f"turn file(s) {', '.join(map(str, report.not_replayed))} not replayed (their openings are not revealed)")
     typer.echo("; ".join(parts))
 
 
@@ -235,7 +234,7 @@ def dice(
 @app.command()
 def status(
     folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
-    key: Annotated[Path | None, typer.Option("--key", help="Your key (NAME.key) or identity (NAME.pub): to be told what you should do.")] = None,
+    key: Annotated[Path | None, typer.Option("--key", help="Your key (NAME.key) or identity (NAME.pub): to be told what you should do; your key also checks your views and replays your player-turns, as verify --replay-mine does.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
     passphrase_env: PassphraseEnv = None,
 ) -> None:
@@ -245,7 +244,7 @@ def status(
 
     if not folder.is_dir():
         raise BadInput("is not a folder", file=str(folder), hint="give the folder where you keep this game's turn files")
-    holder = None
+    holder = opened = None
     if key is not None:
         if key.suffix == ".pub":
             from pbem.protocol.keys import read_public
@@ -254,8 +253,9 @@ def status(
         else:
             from pbem.passphrase import open_key
 
-            holder = open_key(key, passphrase_env).public
-    found = game_status(folder, holder, str(key.with_suffix(".key")) if key else "KEY")
+            opened = open_key(key, passphrase_env)
+            holder = opened.public
+    found = game_status(folder, holder, str(key.with_suffix(".key")) if key else "KEY", opened)
     if as_json:
         output.echo_json(found.as_dict())
     else:

@@ -12,6 +12,12 @@ public record of its turn file.
 
 The referee may audit his own game with his key: that builds his reveal in
 memory (each sealed part opened once) and runs the same checks.
+
+The audit cannot be cut short (issue 19, item 3): each reveal file must be
+signed by the party it names; a referee's reveal must hold every turn
+file's full state, view openings and orders, and a player's only his own
+side's; and an adjudication nobody's reveal lets the audit replay is a
+finding, never a pass.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import PbemError
+from pbem.protocol import signing
 from pbem.game.checks import view_problems
 from pbem.game.codec import state_from_json
 from pbem.game.folder import orders_name
@@ -31,7 +38,7 @@ from pbem.protocol.chain import Finding, verify_chain
 from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.ordersfile import check_orders_commitment
-from pbem.protocol.turnfile import SIDES, TurnFile, check_state_commitment, check_view_commitment, commit_view
+from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, check_state_commitment, check_view_commitment, commit_view
 
 
 @dataclass
@@ -67,6 +74,9 @@ def audit_game(folder: Path, reveals: list[Reveal]) -> AuditReport:
         if reveal.game != turns[0].game:
             report.findings.append(Finding(reveal.source, f"reveals game {reveal.game}, not this game {turns[0].game}"))
             continue
+        if not _signed_by_its_author(report, reveal, turns[0]):
+            continue
+        _complete_or_own(report, reveal, turns)
         for seq, opening in sorted(reveal.turns.items()):
             turn = turns.get(seq)
             if turn is None:
@@ -82,7 +92,55 @@ def audit_game(folder: Path, reveals: list[Reveal]) -> AuditReport:
     if report.findings:
         return report
     replay_openings(report, turns, states, orders)
+    for seq in report.not_replayed:
+        report.findings.append(Finding(turns[seq].source, "not replayed: no reveal given holds its full state, view openings "
+                                       "and orders (and those of the turn file before it); an audit passes only when every "
+                                       "adjudication is replayed: give the referee's reveal", seq))
     return report
+
+
+def _signed_by_its_author(report: AuditReport, reveal: Reveal, genesis: TurnFile) -> bool:
+    """A reveal file must be signed by the party its ``by`` names: else a referee could pass a reveal that leaves
+    things out off as a player's, who reveals only his own openings."""
+    if reveal.envelope is None:
+        return True  # built in memory from the party's own key (the referee's audit of his own game)
+    identity = genesis.identities.get(reveal.by)
+    if identity is None:
+        report.findings.append(Finding(reveal.source, f"says it is by {reveal.by!r}, which is none of this game's parties"))
+        return False
+    try:
+        signing.verify(reveal.envelope, identity, "reveal", source=reveal.source, role=reveal.by)
+    except PbemError as exc:
+        report.findings.append(Finding(reveal.source, f"{exc.message}: a reveal by the {reveal.by} must be signed by the {reveal.by}"))
+        return False
+    return True
+
+
+def _complete_or_own(report: AuditReport, reveal: Reveal, turns: dict[int, TurnFile]) -> None:
+    """The referee's reveal holds every opening; a player's holds only his own side's."""
+    def fail(seq: int, problem: str) -> None:
+        report.findings.append(Finding(turns[seq].source if seq in turns else reveal.source, f"{problem} ({reveal.source})", seq))
+
+    if reveal.by == REFEREE:
+        for seq, turn in sorted(turns.items()):
+            opening = reveal.turns.get(seq)
+            if opening is None:
+                fail(seq, f"the referee's reveal lacks turn file {seq} entirely")
+                continue
+            if opening.state is None:
+                fail(seq, "the referee's reveal lacks its full state")
+            if opening.view_nonces is None:
+                fail(seq, "the referee's reveal lacks its view openings")
+            if seq > 0 and opening.orders is None:
+                fail(seq, "the referee's reveal lacks the orders it adjudicated")
+        return
+    for seq, opening in sorted(reveal.turns.items()):
+        other = [side for side in opening.views if side != reveal.by]
+        theirs = opening.orders is not None and seq in turns and turns[seq].orders_header is not None \
+            and turns[seq].orders_header["body"]["side"] != reveal.by
+        if other or opening.state is not None or opening.view_nonces is not None or theirs:
+            what = f"the {other[0]} view" if other else "the opponent's orders" if theirs else "the referee's openings"
+            fail(seq, f"a {reveal.by} player's reveal carries only his own side's openings, but this one holds {what}")
 
 
 def _check_opening(report: AuditReport, reveal: Reveal, turn: TurnFile, opening) -> None:

@@ -68,6 +68,7 @@ def verify_game(
     check.notes += receipts.notes
     for turn in chain.turns:
         check.findings += [Finding(turn.source, p, turn.seq) for p in combat_roll_problems(turn.public, turn.dice.rolls)]
+        check.findings += [Finding(turn.source, p, turn.seq) for p in combat_table_problems(turn.public, turn.dice.rolls)]
     if genesis is not None and genesis.two_player:
         _two_player_checks(check, folders)
     elif replay_with is not None:
@@ -118,6 +119,56 @@ def combat_roll_problems(public: dict, rolls: Iterable[dict]) -> list[str]:
     return problems
 
 
+def combat_table_problems(public: dict, rolls: Iterable[dict]) -> list[str]:
+    """Where a public combat record is not what the Combat Results Table gives (7.61, I2), from public data alone:
+    attack less defense is the differential; the differential and terrain line give the column; column and die
+    give the result; the roll made for the combat names the same differential and line.  (The record's shape is
+    :func:`combat_roll_problems`'s to judge.)"""
+    from pbem.engine import crt
+
+    if not isinstance(public, dict) or not isinstance(public.get("last") or {}, dict):
+        return []
+    combats = (public.get("last") or {}).get("combats") or []
+    if not isinstance(combats, list):
+        return []
+    purposes = {}
+    for roll in rolls:
+        label, _, rest = roll["purpose"].partition(":")
+        if label.startswith("combat "):
+            purposes[label.removeprefix("combat ")] = rest
+    problems = []
+    for combat in combats:
+        if not isinstance(combat, dict) or combat.get("status") != "resolved":
+            continue
+        tag = f"combat {combat.get('index')}"
+        numbers = {k: combat.get(k) for k in ("attack", "defense", "differential", "die")}
+        if any(not isinstance(v, int) or isinstance(v, bool) for v in numbers.values()) or combat.get("terrain") not in crt.LINES:
+            problems.append(f"{tag} is resolved but its record lacks the strengths, differential, terrain line or die "
+                            "that the table is read with (7.61)")
+            continue
+        if numbers["attack"] - numbers["defense"] != numbers["differential"]:
+            problems.append(f"{tag} shows attack {numbers['attack']} against defense {numbers['defense']}, "
+                            f"a differential of {numbers['attack'] - numbers['defense']:+d}, not {numbers['differential']:+d} (7.0, procedure)")
+            continue
+        column = crt.column(combat["terrain"], numbers["differential"])
+        if combat.get("column") != column.label:
+            problems.append(f"{tag} shows column {combat.get('column')}, but a differential of {numbers['differential']:+d} "
+                            f"on the {combat['terrain']} line is column {column.label} (7.61, I2)")
+            continue
+        if not 1 <= numbers["die"] <= 6:
+            problems.append(f"{tag} shows die {numbers['die']}, which no die shows")
+            continue
+        expected = crt.result(column, numbers["die"])
+        if combat.get("result") != expected:
+            problems.append(f"{tag} shows column {column.label}, die {numbers['die']}: {combat.get('result')}, "
+                            f"but the table (7.61) gives {expected}")
+        said = purposes.get(str(combat.get("index")))
+        if said is not None and not said.endswith(f", {numbers['differential']:+d} on the {combat['terrain']} line"):
+            problems.append(f"{tag} shows {numbers['differential']:+d} on the {combat['terrain']} line, but the roll made "
+                            f"for it says{said.rsplit(',', 1)[-1]}")
+    return problems
+
+
 def view_problems(view: dict, public: dict) -> list[str]:
     """Where a side's view disagrees with the signed public record of the same turn file."""
     if not isinstance(view, dict) or not isinstance(public, dict):
@@ -130,50 +181,71 @@ def view_problems(view: dict, public: dict) -> list[str]:
     public_combats = (public.get("last") or {}).get("combats") if isinstance(public.get("last") or {}, dict) else None
     if canonical_bytes(shown) != canonical_bytes(public_combats):
         problems.append("the combats in the view are not the combats of the public record")
+    if not problems:
+        from pbem.game.position import position_problems
+
+        problems += position_problems(view, public)
     return problems
 
 
 def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdentity, notes: list[str]) -> list[Finding]:
-    """Replay the holder's own player-turns (see the module docstring)."""
+    """What the holder's key lets him check (see the module docstring): every view of his against the public record
+    of its turn file (as ``pbem view`` does), and each of his own player-turns replayed, or, for American orders
+    under hidden units, re-judged on his view (:func:`rejudge`)."""
     from pbem.game.codec import state_from_json
     from pbem.game.folder import orders_name
     from pbem.game.player import role_of
     from pbem.game.receipts import SUFFIX, read_receipt
     from pbem.game.referee import play
     from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import checked_view
     from pbem.protocol.dice import DiceStream
     from pbem.protocol.turnfile import open_view
 
     by_seq = {t.seq: t for t in turns}
     side = role_of(turns[-1], player)
-    genesis = by_seq.get(0)
-    if side == "US" and genesis is not None and "hidden-units" in ((genesis.public or {}).get("options") or []):
-        notes.append("not replayed: under hidden units your view does not hold the Japanese units your combats met; "
-                     "after the game, 'pbem audit GAMEDIR --reveal FILE' replays every player-turn (docs/hidden-units.md)")
+    if side not in ("US", "JP"):
         return []
+    genesis = by_seq.get(0)
+    hidden = genesis is not None and "hidden-units" in ((genesis.public or {}).get("options") or [])
     documents = {}
     for folder in folders:
         for path in folder.glob(f"*{SUFFIX}"):
             record = read_receipt(path)
             for item in (record or {}).get("revisions", []):
                 documents[item["orders"]] = item["document"]
-    findings, replayed = [], 0
+    findings, replayed, judged, views = [], 0, 0, {}
     for seq in sorted(by_seq):
         turn = by_seq[seq]
-        if seq == 0 or turn.orders_header["body"]["side"] != side:
+        try:
+            views[seq] = checked_view(open_view(turn, side, player), turn.source)
+        except PbemError as exc:
+            findings.append(Finding(turn.source, f"your {side} view: {exc.render()}", seq))
+            continue
+        for problem in view_problems(views[seq], turn.public):
+            findings.append(Finding(turn.source, f"your {side} view disagrees with the signed public record: {problem}", seq))
+    for seq in sorted(by_seq):
+        turn = by_seq[seq]
+        if seq == 0 or turn.orders_header["body"]["side"] != side or seq not in views or seq - 1 not in views:
             continue
         document = documents.get(turn.orders)
         if document is None:
             findings.append(Finding(turn.source, f"cannot replay: the {side} orders it adjudicated ({turn.orders}) are in none of your receipts", seq))
             continue
+        header = turn.orders_header["body"]
+        source = orders_name(seq - 1, side, header["revision"])
+        if hidden and side == "US":
+            try:
+                problems = rejudge(turn, views[seq - 1], views[seq], document, source)
+            except PbemError as exc:
+                problems = [f"cannot re-judge: {exc.render()}"]
+            findings += [Finding(turn.source, p, seq) for p in problems]
+            judged += 1
+            continue
         try:
-            before = open_view(by_seq[seq - 1], side, player)
-            after = open_view(turn, side, player)
-            header = turn.orders_header["body"]
             dice = DiceStream(turn.dice.revealed_seed, turn.dice.salt)
-            step = play(scenario_of(turn), turn.ruleset, state_from_json(before["state"]), document, dice,
-                        game=turn.game, seq=seq, scenario_ref={"id": turn.scenario_id, "hash": turn.scenario_hash},
-                        source=orders_name(seq - 1, side, header["revision"]))
+            step = play(scenario_of(turn), turn.ruleset, state_from_json(views[seq - 1]["state"]), document, dice,
+                        game=turn.game, seq=seq, scenario_ref={"id": turn.scenario_id, "hash": turn.scenario_hash}, source=source)
         except PbemError as exc:
             findings.append(Finding(turn.source, f"cannot replay: {exc.render()}", seq))
             continue
@@ -182,7 +254,43 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
             findings.append(Finding(turn.source, "the rolls recorded are not the rolls your orders and the revealed seed make", seq))
         if canonical_bytes(step.public) != canonical_bytes(turn.public):
             findings.append(Finding(turn.source, "the public record is not what your orders give", seq))
-        if canonical_bytes(step.views[side]) != canonical_bytes(after):
+        if canonical_bytes(step.views[side]) != canonical_bytes(views[seq]):
             findings.append(Finding(turn.source, f"your {side} view is not what your orders give", seq))
-    notes.append(f"replayed {replayed} of your own player-turn(s) from your views, your receipts and the revealed seeds")
+    notes.append(f"checked your {len(views)} {side} view(s) against the public record of their turn files")
+    if hidden and side == "US":
+        notes.append(f"re-judged your orders on your own view in {judged} player-turn(s): every verdict is the one your view gives "
+                     "(what your combats met is hidden from you: 'pbem audit GAMEDIR --reveal FILE' replays the results)")
+    else:
+        notes.append(f"replayed {replayed} of your own player-turn(s) from your views, your receipts and the revealed seeds")
     return findings
+
+
+def rejudge(turn: TurnFile, before: dict, after: dict, document, source: str) -> list[str]:
+    """American orders under hidden units, judged again on the view they were written on
+    (:func:`pbem.game.referee.verdict`, as the referee must judge them): the verdict, the problems and, for a
+    rejection, the unchanged position and the unspent dice must be what the turn file records."""
+    from pbem.game.codec import state_from_json
+    from pbem.game.limits import capped
+    from pbem.game.referee import verdict
+    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.views import reading_view
+
+    with reading_view(turn.source, "your view before these orders"):
+        seen = state_from_json(before["state"])
+    _, problems = verdict(scenario_of(turn), turn.ruleset, seen, document, source)
+    expected = capped([p.as_dict() for p in problems])
+    last = after.get("last") or {}
+    public_valid = ((turn.public or {}).get("last") or {}).get("valid")
+    if not expected and (last.get("valid") is not True or public_valid is not True):
+        return ["the referee rejected your orders, but your view finds no problem in them: a rejection nobody can check, "
+                "which would let him roll the dice again (docs/PROTOCOL.md); show your opponent this file"]
+    if not expected:
+        return []
+    found = []
+    if last.get("valid") is not False or public_valid is not False:
+        found.append(f"your view finds {len(expected)} problem(s) in your orders, but the referee carried them out")
+    elif canonical_bytes(last.get("problems")) != canonical_bytes(expected):
+        found.append("the problems recorded for your rejected orders are not the ones your view finds")
+    elif canonical_bytes(after.get("state")) != canonical_bytes(before.get("state")) or turn.dice.rolls:
+        found.append("your orders were rejected, but the position changed or dice were rolled")
+    return found

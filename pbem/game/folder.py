@@ -120,6 +120,11 @@ def not_a_turn_file(path: Path) -> str | None:
     from pbem.protocol.armour import dearmour
     from pbem.protocol.turnfile import KIND
 
+    from pbem.protocol.files import too_large
+
+    refusal = too_large(path, "turn file")
+    if refusal is not None:
+        return refusal.message
     try:
         data = path.read_bytes()
     except OSError as exc:

@@ -20,7 +20,7 @@ from pbem.engine.dice import DiceSource
 from pbem.engine.problems import Problem
 from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import advance, game_over, opening
-from pbem.errors import BadInput
+from pbem.errors import BadInput, PbemError
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.game.fog import american_state, named_by_hex, without_awards
 from pbem.game.folder import orders_name
@@ -102,48 +102,38 @@ def play(
 
     Orders with any problem are rejected as a whole: the position stands,
     the same side moves again, and the problems are recorded for both sides.
+    Under hidden units the American orders are judged on the American view
+    alone (:func:`verdict`): every rejection of them is one his own view
+    reproduces, and nothing found on the true position alone refuses them.
     """
     phasing = state.to_act()
-    problems: list[Problem] = []
-    too_large = size_problem(orders_document, len(state.units))
-    if too_large:
-        problems, orders = [Problem("limits", None, f"{source}: {too_large}; pbem does not adjudicate orders this large")], None
-    else:
-        try:
-            orders = orders_from(orders_document, f"{source} (the orders inside)")
-        except BadInput as exc:
-            problems = [Problem("schema", None, exc.render())]
-            orders = None
-    if orders is not None:
+    seen = american_state(state) if state.hidden is not None and phasing == "US" else state
+    orders, problems = verdict(loaded, ruleset, seen, orders_document, source)
+    if orders is not None and not problems:
         defender = enemy_of(phasing)
         # The defender keeps its Ground Support for its own attacks when its
         # own player-turn in this Game-Turn is still to come (docs/policies.md).
         reserve = state.position.gsp_of(defender) if phasing == loaded.scenario.first_player else 0
         rules = construct(Ruleset, ruleset, trusted=True)  # the game's own, from its signed turn file
         setup = state.hidden is not None and not state.hidden.deployed
-        # Under hidden units the American orders are judged on the American view alone, as his own
-        # 'pbem validate' judges them, so that the verdict betrays nothing he cannot see.
-        seen = american_state(state) if state.hidden is not None and phasing == "US" else state
-        if seen is not state:
-            orders = named_by_hex(orders, seen)
-        written = [] if setup else standing_problems(loaded.board, rules, seen, phasing, orders.defense)
-        blind = list(check_orders(loaded.board, rules, seen, orders).problems) if seen is not state else None
-        if written or blind:  # the whole orders are rejected, with every problem in them
-            found = blind if blind is not None else list(check_orders(loaded.board, rules, state, orders).problems)
-            problems = found + written
-            after, events, combats = state, [], []
+        # The defender's standing choices, written in its last orders, hold for this player-turn (I1).
+        carried = named_by_hex(orders, state) if seen is not state else orders
+        result = adjudicate(loaded.board, rules, state, carried, dice, state.standing.get(defender), fpf_gsp_reserve=reserve)
+        if not result.valid:
+            if seen is not state:  # a rejection the American view cannot reproduce must never be signed (issue 19)
+                raise PbemError(
+                    f"{source}: the true position finds problems ({', '.join(sorted({p.rule for p in result.problems}))}) "
+                    "in American orders his view finds none in; pbem refuses to sign a rejection he cannot check",
+                    hint="this is a fault of pbem, not of the orders: report it with the game folder",
+                )
+            problems = list(result.problems)
+        kept = with_standing(result.state, phasing, orders.defense)
+        if setup:
+            after, turn_end = (kept, []) if result.valid else (state, [])
         else:
-            # The defender's standing choices, written in its last orders, hold for this player-turn (I1).
-            carried = named_by_hex(orders, state) if seen is not state else orders
-            result = adjudicate(loaded.board, rules, state, carried, dice, state.standing.get(defender), fpf_gsp_reserve=reserve)
-            problems = list(result.problems) if seen is state else _decided_blind(result.problems)
-            kept = with_standing(result.state, phasing, orders.defense)
-            if setup:
-                after, turn_end = (kept, []) if result.valid else (state, [])
-            else:
-                after, turn_end = advance(loaded.scenario, kept, loaded.board) if result.valid else (state, [])
-            events = list(result.events) + turn_end
-            combats = [c.as_dict() for c in result.combats]
+            after, turn_end = advance(loaded.scenario, kept, loaded.board) if result.valid else (state, [])
+        events = list(result.events) + turn_end
+        combats = [c.as_dict() for c in result.combats]
     else:
         after, events, combats = state, [], []
     note = orders.note if orders is not None else None
@@ -152,12 +142,28 @@ def play(
     return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last, loaded=loaded, before=state)
 
 
-def _decided_blind(problems) -> list[Problem]:
-    """Problems the true position finds in American orders that his view found none in: told by rule case
-    alone, for their units and hexes are hidden from him (docs/hidden-units.md)."""
-    rules = sorted({p.rule for p in problems})
-    return [Problem(rule, None, f"the referee decides, because a target is hidden: on the true position these orders break {rule}")
-            for rule in rules]
+def verdict(loaded: LoadedScenario, ruleset: dict, seen: GameState, orders_document: Any, source: str) -> tuple[Any, list[Problem]]:
+    """The orders read (or None) and every problem with them, judged on ``seen``: the position the side to move
+    may know (the American view under hidden units, else the whole position).
+
+    The referee's adjudication and the American player's re-judging of it
+    (``verify --replay-mine``, ``status``) both call this, so a rejection of
+    American orders is always one his own view gives.
+    """
+    phasing = seen.to_act()
+    too_large = size_problem(orders_document, len(seen.units))
+    if too_large:
+        return None, [Problem("limits", None, f"{source}: {too_large}; pbem does not adjudicate orders this large")]
+    try:
+        orders = orders_from(orders_document, f"{source} (the orders inside)")
+    except BadInput as exc:
+        return None, [Problem("schema", None, exc.render())]
+    if seen.hidden is not None and phasing == "US":
+        orders = named_by_hex(orders, seen)  # a hidden target is named by its hex, as his own 'pbem validate' reads it
+    rules = construct(Ruleset, ruleset, trusted=True)
+    setup = seen.hidden is not None and not seen.hidden.deployed
+    written = [] if setup else standing_problems(loaded.board, rules, seen, phasing, orders.defense)
+    return orders, list(check_orders(loaded.board, rules, seen, orders).problems) + written
 
 
 def genesis_step(

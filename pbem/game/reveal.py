@@ -36,12 +36,14 @@ from pbem.protocol.armour import armour, dearmour
 from pbem.protocol.canonical import b64e, canonical_bytes, parse_canonical
 from pbem.protocol.chain import verify_chain
 from pbem.protocol.derive import orders_salt_and_nonce
-from pbem.protocol.files import read_text
+from pbem.protocol.files import read_text, too_large
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.ordersfile import open_orders_for_turn, outer_labels
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view_opening
 
-FORMAT = "pbem-reveal-1"
+FORMAT = "pbem-reveal-2"
+OLD_FORMATS = ("pbem-reveal-1",)
+SIGN_CONTEXT = "reveal"
 KIND = "REVEAL"
 ORDERS_BEGIN = b"-----BEGIN PBEM ORDERS-----"
 TURN_KEYS = frozenset({"seq", "state", "view_nonces", "views", "orders"})
@@ -63,6 +65,10 @@ class Reveal:
     game: str
     by: str
     turns: dict[int, Opening]
+    envelope: dict | None = None
+    """The signed envelope as read from a file (None for a reveal built in memory with the party's own key)."""
+    signer: PrivateIdentity | None = field(default=None, repr=False, compare=False)
+    """The key it was built with (in memory only, never written): :func:`reveal_text` signs with it by default."""
 
 
 def verified_turns(folder: Path) -> dict[int, TurnFile]:
@@ -86,15 +92,15 @@ def referee_reveal(folder: Path, referee: PrivateIdentity) -> Reveal:
                                file=turn.source, hint="put every orders file you adjudicated in the game folder")
             opening.orders = (body.nonce, body.orders)
         openings[seq] = opening
-    return Reveal("(the referee's own reveal)", turns[0].game, REFEREE, openings)
+    return Reveal("(the referee's own reveal)", turns[0].game, REFEREE, openings, signer=referee)
 
 
 def kept_orders(folder: Path, turns: dict[int, TurnFile], referee: PrivateIdentity) -> dict:
     """The orders files in ``folder`` that open, by orders digest."""
     found = {}
     for path in sorted(folder.iterdir()):
-        if not path.is_file() or path.name.startswith(".") or ORDERS_BEGIN not in path.read_bytes():
-            continue
+        if not path.is_file() or path.name.startswith(".") or too_large(path, "orders file") or ORDERS_BEGIN not in path.read_bytes():
+            continue  # not an orders file (one too large to be one is never opened)
         text = read_text(path, what="orders file")
         try:
             outer, _ = outer_labels(text, str(path))
@@ -124,16 +130,26 @@ def player_reveal(folder: Path, player: PrivateIdentity) -> Reveal:
     openings: dict[int, Opening] = {}
     for seq, turn in sorted(turns.items()):
         opening = Opening(views={side: open_view_opening(turn, side, player)})
-        if seq > 0 and turn.orders in documents:
+        # Only his own orders: the opponent's receipts (in a folder shared with him) hold orders whose nonce
+        # this key cannot derive, and revealing them would accuse the opponent falsely.
+        if seq > 0 and turn.orders_header["body"]["side"] == side and turn.orders in documents:
             header = turn.orders_header["body"]
             _, nonce = orders_salt_and_nonce(player, game=turn.game, turn_digest=header["answers"]["turn"],
                                              side=side, revision=header["revision"])
             opening.orders = (nonce, documents[turn.orders])
         openings[seq] = opening
-    return Reveal(f"(the {side} player's own reveal)", turns[0].game, side, openings)
+    return Reveal(f"(the {side} player's own reveal)", turns[0].game, side, openings, signer=player)
 
 
-def reveal_text(reveal: Reveal) -> str:
+def reveal_text(reveal: Reveal, signer: PrivateIdentity | None = None) -> str:
+    """The reveal file, signed by ``signer`` (the party ``reveal.by`` names; by default the key the reveal was
+    built with)."""
+    from pbem.protocol import signing
+
+    signer = signer or reveal.signer
+    if signer is None:
+        raise ValueError("a reveal file is signed by the party it names: give its key")
+
     turns = []
     for seq, o in sorted(reveal.turns.items()):
         turns.append({
@@ -144,7 +160,7 @@ def reveal_text(reveal: Reveal) -> str:
             "orders": None if o.orders is None else {"nonce": b64e(o.orders[0]), "orders": o.orders[1]},
         })
     record = {"format": FORMAT, "game": reveal.game, "by": reveal.by, "turns": turns}
-    return armour(KIND, canonical_bytes(record), {"Game": reveal.game, "By": reveal.by})
+    return armour(KIND, canonical_bytes(signing.sign(signer, record, SIGN_CONTEXT)), {"Game": reveal.game, "By": reveal.by})
 
 
 def read_reveal(path: str | os.PathLike[str]) -> Reveal:
@@ -153,7 +169,12 @@ def read_reveal(path: str | os.PathLike[str]) -> Reveal:
     text = read_text(path, what="reveal file")
     _, headers, payload = dearmour(text, KIND, source)
     where = fields.Where(source)
-    record = fields.obj(parse_canonical(payload, source=source, what="the reveal file"), where, {"format", "game", "by", "turns"})
+    document = parse_canonical(payload, source=source, what="the reveal file")
+    if isinstance(document, dict) and document.get("format") in OLD_FORMATS:
+        raise BadInput(f"is an unsigned reveal ({document['format']}) made by an older pbem; nobody can tell who wrote it",
+                       file=source, hint="ask its author to run 'pbem reveal' again with this pbem")
+    envelope = fields.obj(document, where, {"body", "signer", "sig"})
+    record = fields.obj(envelope["body"], where.at("body"), {"format", "game", "by", "turns"})
     if record["format"] != FORMAT:
         raise where.at("format").fail(f"reveal format {record['format']!r} is not {FORMAT!r}")
     game = fields.string(record["game"], where.at("game"))
@@ -183,4 +204,4 @@ def read_reveal(path: str | os.PathLike[str]) -> Reveal:
         if seq in openings:
             raise at.at("seq").fail(f"turn file {seq} is revealed twice")
         openings[seq] = opening
-    return Reveal(source, game, by, openings)
+    return Reveal(source, game, by, openings, envelope)

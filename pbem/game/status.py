@@ -4,7 +4,8 @@
 first: whose move is it, is what I hold sound, and which file goes to whom.
 It reads the turn files (checking them as ``verify`` does, receipts included) and, when
 given the holder's identity, says what that party should do, with the
-exact command.  It never writes anything.
+exact command; given his key, it checks no less than ``pbem view`` and
+``verify --replay-mine`` would.  It never writes anything.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from pbem.game.checks import verify_game
 from pbem.game.folder import orders_name, orders_revisions, turn_name
 from pbem.game.player import role_named
-from pbem.protocol.keys import PublicIdentity
+from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.turnfile import REFEREE, TurnFile
 
 
@@ -131,26 +132,30 @@ def submission_mail(turn: TurnFile, side: str, path: Path, revision: int) -> tup
     return to, mail_text(turn, what, path, command)
 
 
-def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: str = "KEY") -> Status:
-    """Where the game in ``folder`` stands; a folder holding no turn files but one game folder below is read there."""
+def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: str = "KEY",
+                opened: PrivateIdentity | None = None) -> Status:
+    """Where the game in ``folder`` stands; a folder holding no turn files but one game folder below is read there.
+
+    ``opened``: the holder's key, opened: then everything ``verify --replay-mine`` checks (his views against the
+    public record, as ``pbem view`` does, and his own player-turns) is checked too."""
     from pbem.game.folder import turn_files
 
     if not turn_files(folder):
         below = sorted(sub for sub in folder.iterdir() if sub.is_dir() and turn_files(sub)) if folder.is_dir() else []
         if len(below) == 1:
-            found = _status_of(below[0], holder, key_hint)
+            found = _status_of(below[0], holder, key_hint, opened)
             found.notes.insert(0, f"(no turn files in {folder}; the game is in {below[0]}: give that folder next time)")
             return found
         if below:
-            found = _status_of(folder, holder, key_hint)
+            found = _status_of(folder, holder, key_hint, opened)
             found.notes.append("Games in the folders below: " + ", ".join(map(str, below)) + " — give one of them")
             return found
-    return _status_of(folder, holder, key_hint)
+    return _status_of(folder, holder, key_hint, opened)
 
 
-def _status_of(folder: Path, holder: PublicIdentity | None, key_hint: str) -> Status:
+def _status_of(folder: Path, holder: PublicIdentity | None, key_hint: str, opened: PrivateIdentity | None) -> Status:
     unreadable = _unreadable(folder)
-    report = verify_game(folder, {folder})
+    report = verify_game(folder, {folder}, replay_with=opened)
     turns = sorted(report.turns, key=lambda t: t.seq)
     problem = report.findings[0].render() if report.findings else None
     if not turns:
@@ -162,6 +167,8 @@ def _status_of(folder: Path, holder: PublicIdentity | None, key_hint: str) -> St
     role = role_named(latest, holder) if holder is not None else None
     genesis = turns[0] if turns[0].seq == 0 and isinstance(turns[0].public, dict) else None
     status = Status(str(folder), not report.findings, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
+    if opened is not None:  # say what the key let it check
+        status.notes += [n for n in report.notes if n.startswith(("checked your", "replayed", "re-judged"))]
     public = latest.public if isinstance(latest.public, dict) else {}
     if unreadable:
         status.verified = False

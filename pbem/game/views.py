@@ -200,6 +200,9 @@ def public_record(state: GameState, *, over: bool, last: dict | None) -> dict[st
     }
     if state.hidden is not None and not state.hidden.deployed and not over:
         public["setup"] = True  # the Japanese secret set-up is awaited (docs/hidden-units.md)
+    from pbem.game.position import position_digest
+
+    public["position"] = position_digest(state)  # the position both views must show (pbem/game/position.py)
     if last is not None:
         public["last"] = {"side": last["side"], "valid": last["valid"], "combats": last["combats"]}
     return public

@@ -37,7 +37,7 @@ from typing import Iterable
 from pbem.errors import BadInput, PbemError, VerificationFailed
 from pbem.protocol import signing
 from pbem.protocol.dice import check_commitment, recompute
-from pbem.protocol.files import looks_like_text, read_text
+from pbem.protocol.files import looks_like_text, read_text, too_large
 from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.ordersfile import read_header
 from pbem.protocol.turnfile import KIND, REFEREE, ROLES, SIDES, SIGN_CONTEXT, TurnFile, parse_turn
@@ -107,6 +107,11 @@ def collect(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) 
             for child in sorted(path.iterdir()):
                 if not child.is_file() or child.name.startswith("."):
                     continue
+                refusal = too_large(child, "turn file")
+                if refusal is not None:
+                    if _BEGIN.encode() in _head(child):
+                        raise refusal
+                    continue  # a large file of something else kept in the folder
                 try:
                     data = child.read_bytes()
                 except OSError:
@@ -342,3 +347,12 @@ def _roll_problem(turn: TurnFile) -> str | None:
                 f"but the revealed seed and salt give {value}"
             )
     return None
+
+
+def _head(path: Path, size: int = 64 * 1024) -> bytes:
+    """The first bytes of ``path`` (empty when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError:
+        return b""

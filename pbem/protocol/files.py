@@ -160,9 +160,43 @@ def decode_text(data: bytes) -> str:
     return data.decode("utf-8-sig")
 
 
-def read_text(path: str | os.PathLike[str], *, what: str = "file") -> str:
-    """The text of ``path`` (UTF-8), or :class:`BadInput` saying what is wrong."""
+#: The most any file pbem reads may hold, by what it is (bytes): checked before a byte is read, so that a file
+#: made to exhaust the reader costs nothing.  Each is well above the limit its reader applies to the content
+#: (turn files 16 Mi characters, orders files 512 Ki: docs/PROTOCOL.md, Limits).
+SIZE_LIMITS = {
+    "turn file": 64 * 2**20,
+    "orders file": 2 * 2**20,
+    "key file": 2**20,
+    "public identity file": 2**20,
+    "reveal file": 256 * 2**20,
+}
+DEFAULT_SIZE_LIMIT = 64 * 2**20
+
+
+def too_large(path: str | os.PathLike[str], what: str, limit: int | None = None) -> BadInput | None:
+    """The refusal of a file larger than any ``what`` pbem reads, or None (also when it cannot be looked at:
+    the reading that follows says why)."""
+    limit = limit or SIZE_LIMITS.get(what, DEFAULT_SIZE_LIMIT)
+    try:
+        size = os.stat(path).st_size
+    except (OSError, ValueError):
+        return None
+    if size <= limit:
+        return None
+    return BadInput(
+        f"is {size / 2**20:.0f} MiB, more than any {what} pbem reads ({limit // 2**20} MiB); it was not read",
+        file=str(path),
+        hint=f"give the {what} itself; if it came by mail, ask the sender for a fresh copy",
+    )
+
+
+def read_text(path: str | os.PathLike[str], *, what: str = "file", limit: int | None = None) -> str:
+    """The text of ``path`` (UTF-8), or :class:`BadInput` saying what is wrong (a file larger than
+    :data:`SIZE_LIMITS` allows for ``what`` is refused before it is read)."""
     name = str(path)
+    refusal = too_large(path, what, limit)
+    if refusal is not None:
+        raise refusal
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:

@@ -83,6 +83,10 @@ DEFAULT_SCRYPT_N = 2**17
 SCRYPT_R = 8
 SCRYPT_P = 1
 _SCRYPT_N_RANGE = (2**10, 2**22)
+#: What a key file may demand before its passphrase is tried: scrypt takes 128·n·r bytes and n·r·p of work.
+#: pbem writes 128 MiB and 2**20; a key file asking for 16 GiB is refused, not run into a MemoryError.
+MAX_SCRYPT_MEMORY = 1024 * 2**20
+MAX_SCRYPT_WORK = 8 * DEFAULT_SCRYPT_N * SCRYPT_R
 
 _FINGERPRINT_DOMAIN = b"pbem-v1/fingerprint\x00"
 
@@ -289,7 +293,8 @@ def private_file_text(identity: PrivateIdentity, passphrase: bytes | None, *, sc
                 "the passphrase is empty",
                 hint="type a passphrase, or choose --no-passphrase to store the key unencrypted",
             )
-        if not (_SCRYPT_N_RANGE[0] <= scrypt_n <= _SCRYPT_N_RANGE[1]) or scrypt_n & (scrypt_n - 1):
+        if not (_SCRYPT_N_RANGE[0] <= scrypt_n <= _SCRYPT_N_RANGE[1]) or scrypt_n & (scrypt_n - 1) \
+                or 128 * scrypt_n * SCRYPT_R > MAX_SCRYPT_MEMORY or scrypt_n * SCRYPT_R * SCRYPT_P > MAX_SCRYPT_WORK:
             raise ValueError(f"scrypt n={scrypt_n} must be a power of two in {_SCRYPT_N_RANGE}")
         from cryptography.fernet import Fernet
 
@@ -396,6 +401,14 @@ def _unseal_keys(document: dict, where: fields.Where, passphrase: bytes | None) 
     p = fields.integer(kdf["p"], kdf_where.at("p"))
     if not (_SCRYPT_N_RANGE[0] <= n <= _SCRYPT_N_RANGE[1]) or n & (n - 1) or not (1 <= r <= 32) or not (1 <= p <= 16):
         raise kdf_where.fail("scrypt parameters out of range", hint="the key file is damaged; restore it from your backup")
+    memory, work = 128 * n * r, n * r * p
+    if memory > MAX_SCRYPT_MEMORY or work > MAX_SCRYPT_WORK:
+        raise kdf_where.fail(
+            f"scrypt parameters n={n}, r={r}, p={p} would take {memory // 2**20} MiB of memory and {work // (DEFAULT_SCRYPT_N * SCRYPT_R)} "
+            f"times the work of a key pbem writes; pbem allows at most {MAX_SCRYPT_MEMORY // 2**20} MiB and "
+            f"{MAX_SCRYPT_WORK // (DEFAULT_SCRYPT_N * SCRYPT_R)} times",
+            hint="this is not a key file pbem wrote (or it was altered); use your own key file from 'pbem keygen'",
+        )
     token = fields.string(document["keys_sealed"], where.at("keys_sealed"))
     from cryptography.fernet import Fernet, InvalidToken
 

@@ -64,7 +64,7 @@ from typing import Any
 from pbem.errors import BadInput, VerificationFailed
 from pbem.protocol import fields, parts, signing
 from pbem.protocol.armour import armour, dearmour
-from pbem.protocol.canonical import DIGEST_PREFIX, b64e, canonical_bytes, digest, parse_canonical
+from pbem.protocol.canonical import DIGEST_PREFIX, NotCanonical, b64e, canonical_bytes, digest, parse_canonical
 from pbem.protocol.derive import orders_salt_and_nonce, orders_seed
 from pbem.protocol.dice import SALT_LENGTH, commit
 from pbem.protocol.files import text_and_source
@@ -193,6 +193,10 @@ def build_orders(
     if side not in SIDES:
         raise BadInput(f"unknown side {side!r}", hint=f"use one of {', '.join(SIDES)}")
     _check_revision(revision)
+    try:  # what no reader would take (a float, an integer too large: RFC 8785's subset) is never signed
+        canonical_bytes(orders)
+    except NotCanonical as exc:
+        raise BadInput(f"the orders cannot be signed: {exc}", hint="write whole numbers; check the orders file") from None
     salt, nonce = orders_salt_and_nonce(player, game=game, turn_digest=turn_digest, side=side, revision=revision)
     answers = {"seq": seq, "turn": turn_digest}
     labels = {"game": game, "answers": answers, "side": side, "revision": revision}

@@ -1,0 +1,69 @@
+"""The position both views must show, committed in the public record of every turn file (issue 19, item 7).
+
+Without this, a referee could tell one player a lie about the other's
+player-turn (a unit moved elsewhere, a unit left out) and the lying view
+would pass every check that player runs until his next orders were judged
+on the true position.  So the public record carries ``position``: the
+digest of the position as the views show it, without what each side keeps
+to itself (its standing defense, the American intelligence priorities).
+
+* Without hidden units both views show the same position: each is checked
+  against that one digest (``pbem view``, ``verify --replay-mine``,
+  ``status --key``), so a lie in either view fails its holder's checks at
+  once.
+* With hidden units the digest is the American view's position.  It reveals
+  nothing the American player does not see, and nothing the Japanese player
+  cannot work out: he holds the whole position and derives the American
+  view from it (:func:`pbem.game.fog.american_state`), so his checks catch a
+  lie told to the American player, and the American player's checks catch a
+  public record that disagrees with his view.  A lie told to the Japanese
+  player about hidden matters is left to the audit (docs/PROTOCOL.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.protocol.canonical import digest
+
+
+def shown_position(state_json: dict[str, Any]) -> dict[str, Any]:
+    """A view's position without what one side keeps to itself: its standing defense and intelligence priorities."""
+    shown = {k: v for k, v in state_json.items() if k != "standing"}
+    hidden = shown.get("hidden")
+    if isinstance(hidden, dict):
+        shown["hidden"] = {k: v for k, v in hidden.items() if k != "priority"}
+    return shown
+
+
+def position_digest(state) -> str:
+    """The digest the public record commits to for ``state`` (the whole position, as the referee holds it)."""
+    from pbem.game.codec import state_to_json
+
+    if state.hidden is not None:
+        from pbem.game.fog import american_state
+
+        state = american_state(state)
+    return digest(shown_position(state_to_json(state)))
+
+
+def position_problems(view: dict[str, Any], public: dict[str, Any]) -> list[str]:
+    """Where ``view``'s position is not the one the public record commits to (nothing for files without one)."""
+    committed = public.get("position")
+    if committed is None or not isinstance(view.get("state"), dict):
+        return []
+    state = view["state"]
+    if view.get("side") == "JP" and state.get("hidden") is not None:
+        from pbem.game.codec import state_from_json
+        from pbem.game.views import reading_view
+
+        with reading_view("the JP view"):
+            shown = position_digest(state_from_json(state))
+    else:
+        shown = digest(shown_position(state))
+    if shown != committed:
+        whose = ("the American view the public record commits to is not what your position gives"
+                 if view.get("side") == "JP" and state.get("hidden") is not None else
+                 "the position in the view is not the position the public record commits to")
+        return [f"{whose} ({shown[:19]}… against {str(committed)[:19]}…)"]
+    return []
