@@ -133,7 +133,7 @@ def _withdraw(scenario: Scenario, state: GameState, turn: int) -> tuple[GameStat
     if not gone:
         return state, []
     locations = state.locations | {w.unit: EXITED for w in gone}
-    return state.model_copy(update={"locations": locations}), [{"type": "withdrawn", "unit": w.unit, "rule": w.source} for w in gone]
+    return state.model_copy(update={"locations": locations}), [{"type": "withdrawn", "unit": w.unit, "rule": _cited(w.source)} for w in gone]
 
 
 def _returns(scenario: Scenario, turn: int, units: list, locations: dict[str, str]) -> tuple[list, list[Event]]:
@@ -143,8 +143,15 @@ def _returns(scenario: Scenario, turn: int, units: list, locations: dict[str, st
         if w.returns == turn and locations.get(w.unit) == EXITED:
             units = [u.model_copy(update={"entry": w.entry}) if u.id == w.unit else u for u in units]
             locations[w.unit] = OFFMAP
-            log.append({"type": "available", "unit": w.unit, "entry": w.entry, "rule": w.source})
+            log.append({"type": "available", "unit": w.unit, "entry": w.entry, "rule": _cited(w.source)})
     return units, log
+
+
+def _cited(source: str) -> str:
+    """A withdrawal's source as an event cites it: the rule case, and "assumed" without the reason (the scenario file keeps it)."""
+    rule, _, reason = source.partition("assumed:")
+    rule = rule.strip().rstrip(";").strip()
+    return f"{rule}; assumed" if reason and rule else ("assumed" if reason else rule)
 
 
 def exit_requirement_met(requirement: ExitRequirement, state: GameState) -> bool:

@@ -20,7 +20,7 @@ from pbem.engine import hexes
 from pbem.engine.board import Board
 from pbem.engine.events import MOVEMENT_EVENTS, visited
 from pbem.engine.hexes import Hex
-from pbem.model.common import ELIMINATED, OFFMAP
+from pbem.model.common import ELIMINATED, NOT_ON_MAP, OFFMAP
 from pbem.render.layout import Layout, around
 
 TERRAIN_LETTERS = {"clear": ".", "town": "T", "broken": "B", "rough": "R", "mountain": "M"}
@@ -257,8 +257,8 @@ def _combats(events: list[dict], final: dict[str, str]) -> list[CombatMark]:
         if e["type"] != "combat":
             continue
         where = at[e["index"]]
-        attackers = tuple(dict.fromkeys(where[u] for u in e["attackers"] + e["barrage"] if where.get(u, OFFMAP) not in (OFFMAP, ELIMINATED)))
-        defenders = tuple(dict.fromkeys(where[u] for u in e["defenders"] if where.get(u, OFFMAP) not in (OFFMAP, ELIMINATED)))
+        attackers = tuple(dict.fromkeys(where[u] for u in e["attackers"] + e["barrage"] if where.get(u, OFFMAP) not in NOT_ON_MAP))
+        defenders = tuple(dict.fromkeys(where[u] for u in e["defenders"] if where.get(u, OFFMAP) not in NOT_ON_MAP))
         marks.append(CombatMark(e["index"], attackers, defenders, e["result"], describe(e) or ""))
     return marks
 
@@ -294,10 +294,10 @@ def build_scene(
     off_map, eliminated = [], []
     for uid, where in state["locations"].items():
         counter = counter_from(units[uid], where, uid in no_fpf)
-        if where == OFFMAP:
-            off_map.append(counter)
-        elif where == ELIMINATED:
+        if where == ELIMINATED:
             eliminated.append(counter)
+        elif where in NOT_ON_MAP:  # waiting to come in, or left by an exit or a withdrawal (16.13, 16.43)
+            off_map.append(counter)
         else:
             counters[where].append(counter)
     shown = around(centre, radius, board.on_board) if centre else board.all_hexes
