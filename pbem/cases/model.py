@@ -30,7 +30,7 @@ CASE_SOURCE = "the case"
 class CaseUnit(Unit):
     """A unit with its location and flags inline, as cases write them."""
 
-    hex: HexId | Literal["offmap"]
+    hex: HexId | Literal["offmap", "exited"]
     no_fpf: bool = False
 
     def counter(self) -> Unit:
