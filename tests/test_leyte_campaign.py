@@ -214,5 +214,9 @@ def test_a_whole_campaign_plays_to_the_victory_report_and_every_party_verifies_a
     sources = {line["source"] for line in report["lines"]}
     assert "16.14" not in sources and "16.24" not in sources  # only the Final Collapse's terms (assumed 16.44)
     assert any(s.startswith("16.34") and "assumed:" in s for s in sources)  # the Final Collapse's edge test, assumed for 16.44
+    # the bot leaves the map only by an exit that brings the unit back (2925 on Game-Turns 1-4) or that the
+    # scenario requires (a 3-2-5 by 0531 by Game-Turn 3): after the window an exit loses the unit for nothing
+    for record in game["final"]["US"]["state"]["exits"]:
+        assert (record["hex"], record["turn"] <= 4) == ("2925", True) or (record["hex"], record["turn"] <= 3) == ("0531", True), record
     status = pbem("status", folders["US"] / "game")
     assert "The game is over" in status
