@@ -149,7 +149,7 @@ def check_roster(units, board: Board, source: str) -> None:
         if unit.id in ids:
             raise BadInput(f"unit id '{unit.id}' is used twice", file=source, field=f"units[{i}].id")
         ids.add(unit.id)
-        if unit.hex not in (None, "offmap") and not board.land(unit.hex):
+        if unit.hex not in (None, "offmap", "exited") and not board.land(unit.hex):
             where = "off the board" if not board.on_board(unit.hex) else "an all-sea hex"
             raise BadInput(f"hex {unit.hex} is {where}", file=source, field=f"units[{i}].hex")
 

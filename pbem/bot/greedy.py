@@ -394,7 +394,7 @@ class Greedy:
         """The one unit sent off the map, and the exit hexes it may use (those the scenario opens to this side, 16.13).
 
         An exit the scenario requires by a Game-Turn still to come (16.13 item 4) comes first, run by a unit
-        of the required type; otherwise the weakest infantry heads for the nearest open exit.
+        of the required type; otherwise the weakest infantry heads for the nearest open exit that brings it back.
         """
         sight = self.sight
         opened = sorted(h for h, sides in sight.board.exits.items() if sight.side in sides)
@@ -409,10 +409,13 @@ class Greedy:
             if fits:
                 distance = fields.toward(sight.board, need.hex)
                 return min(fits, key=lambda u: (distance.get(self.plan.final.get(u) or "", fields.FAR), u)), [need.hex]
+        # Otherwise only an exit that brings the unit back (16.13 item 3, within 16.43 item 3's window): one that
+        # does not loses it to the fight for nothing, as leaving scores no points.
+        back = [h for h in opened if any(r.hex == h and r.side == sight.side and r.brings_back(turn) for r in sight.scenario.exits)]
         candidates = [u for u in free if sight.units[u].kind == "infantry"]
-        if not candidates:
+        if not candidates or not back:
             return None, []
-        return min(candidates, key=lambda u: (sight.units[u].combat_value, u)), opened
+        return min(candidates, key=lambda u: (sight.units[u].combat_value, u)), back
 
     def _lines(self) -> Lines | None:
         """Lines of Communications to keep (U.S. under Leyte, 15.31), or None when they do not matter."""

@@ -2,7 +2,7 @@
 
 Version 2 adds, all optional and so backward compatible: the scenario rules
 a case plays under (``scenario``: closed areas, exits, forfeits, objectives,
-victory terms, active beaches, the next Game-Turn's arrivals), the
+victory terms, active beaches, the next Game-Turn's arrivals, withdrawals), the
 hidden-units option (``hidden``, dummies as units of kind ``dummy``), what
 happened earlier in the game (``history``), the end of the Game-Turn
 (``end_of_turn``) and the victory report (``queries.victory``).
@@ -19,7 +19,7 @@ from pbem.model.defense import Defense
 from pbem.model.map import MapSpec
 from pbem.model.orders import Orders
 from pbem.model.ruleset import Ruleset
-from pbem.model.scenario import ClosedArea, ExitRequirement, ExitRule, GroundSupport, Objective, ScenarioUnit, VictoryTerm
+from pbem.model.scenario import ClosedArea, ExitRequirement, ExitRule, GroundSupport, Objective, ScenarioUnit, VictoryTerm, Withdrawal
 from pbem.model.state import Award, ExitRecord, GameState, HiddenState, Position
 from pbem.model.units import Unit
 
@@ -30,7 +30,7 @@ CASE_SOURCE = "the case"
 class CaseUnit(Unit):
     """A unit with its location and flags inline, as cases write them."""
 
-    hex: HexId | Literal["offmap"]
+    hex: HexId | Literal["offmap", "exited"]
     no_fpf: bool = False
 
     def counter(self) -> Unit:
@@ -50,7 +50,7 @@ def _with_sources(data: Any) -> Any:
     if not isinstance(data, dict):
         return data
     out = dict(data)
-    for key in ("closed", "exits", "exit_requirements", "objectives", "victory", "arrivals", "ground_support"):
+    for key in ("closed", "exits", "exit_requirements", "objectives", "victory", "arrivals", "ground_support", "withdrawals"):
         if isinstance(out.get(key), list):
             out[key] = [({"source": CASE_SOURCE} | item) if isinstance(item, dict) else item for item in out[key]]
     return out
@@ -70,6 +70,7 @@ class CaseScenario(BaseModel):
     loc_beaches: list[str] | None = None
     arrivals: list[ScenarioUnit] = Field(default_factory=list)
     ground_support: list[GroundSupport] = Field(default_factory=list)
+    withdrawals: list[Withdrawal] = Field(default_factory=list)
 
     _sources = model_validator(mode="before")(_with_sources)
 

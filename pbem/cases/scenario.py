@@ -22,7 +22,7 @@ def scenario_of(case: Case) -> Scenario | None:
     block = block or CaseScenario()
     exits = list(block.exits)
     if not exits and not block.exit_requirements:
-        exits = [ExitRule.model_construct(hex=h, side=side, reenter_after=None, reenter_entry=None, source=CASE_SOURCE)
+        exits = [ExitRule.model_construct(hex=h, side=side, reenter_after=None, reenter_entry=None, reenter_until=None, source=CASE_SOURCE)
                  for h in case.map.exits for side in ("US", "JP")]
     return Scenario.model_construct(
         id="case",
@@ -43,6 +43,7 @@ def scenario_of(case: Case) -> Scenario | None:
         exits=exits,
         exit_requirements=list(block.exit_requirements),
         closed=list(block.closed),
+        withdrawals=list(block.withdrawals),
         special_rules=[],
         kind="test",
         hidden_units=None,

@@ -53,6 +53,7 @@ def end_game_turn(loaded: LoadedCase, state: GameState) -> tuple[GameState, dict
         "turn": after.position.turn,
         "gsp": {side: after.position.gsp_of(side) for side in SIDES},
         "forfeited": [e["unit"] for e in log if e["type"] == "forfeited"],
+        "withdrawn": [e["unit"] for e in log if e["type"] == "withdrawn"],
         "awards": [{"side": e["side"], "points": e["points"], "what": e["what"], "rule": e["rule"]} for e in log if e["type"] == "awarded"],
         "available": available,
         "events": log,

@@ -7,7 +7,9 @@ Game-Turn ends: the scenario's end-of-turn rules apply (a forfeited unit,
 Game-Turn begins, Ground Support Points are set afresh (9.14: unused points
 are lost) and that turn's reinforcements become available (12.1), with
 units that left by an exit hex coming back when their rule says (16.13
-item 3).  Reinforcements withheld earlier stay available off the map.
+item 3; 16.43 item 3 limits it to exits made on Game-Turns 1-4), and units a
+scenario withdrew coming back on their turn (``Scenario.withdrawals``).
+Reinforcements withheld earlier stay available off the map.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from pbem.engine import forfeit
 from pbem.engine.board import Board
 from pbem.engine.events import Event
-from pbem.model.common import ELIMINATED, OFFMAP, Side, enemy_of
+from pbem.model.common import ELIMINATED, EXITED, OFFMAP, Side, enemy_of
 from pbem.engine.dummies import dummy_counters
 from pbem.model.scenario import ExitRequirement, HiddenUnits, Scenario
 from pbem.model.state import GameState, HiddenState, Position
@@ -82,10 +84,12 @@ def advance(scenario: Scenario, state: GameState, board: Board | None = None) ->
         locations[u.id] = OFFMAP
     for record in state.exits:
         rule = next((r for r in scenario.exits if r.hex == record.hex and r.reenter_after), None)
-        if rule is not None and record.turn + rule.reenter_after == turn:
+        if rule is not None and rule.brings_back(record.turn) and record.turn + rule.reenter_after == turn:
             units = [u.model_copy(update={"entry": rule.reenter_entry}) if u.id == record.unit else u for u in units]
             locations[record.unit] = OFFMAP
             log.append({"type": "available", "unit": record.unit, "entry": rule.reenter_entry, "rule": rule.source})
+    units, returned = _returns(scenario, turn, units, locations)
+    log += returned
     after = state.model_copy(
         update={
             "position": Position.model_construct(turn=turn, phasing=scenario.first_player, phase="movement", gsp=scenario.gsp_for(turn)),
@@ -105,6 +109,8 @@ def _end_of_game_turn(scenario: Scenario, state: GameState, board: Board | None)
             if forfeited is not None:
                 state = state.model_copy(update={"locations": state.locations | {forfeited: ELIMINATED}})
                 log.append({"type": "forfeited", "unit": forfeited, "rule": requirement.source})
+    state, withdrawn = _withdraw(scenario, state, turn)
+    log += withdrawn
     if board is not None and any(o.at_end_of_turn == turn for o in scenario.objectives):
         from pbem.engine.scoring import timed_awards
 
@@ -113,6 +119,39 @@ def _end_of_game_turn(scenario: Scenario, state: GameState, board: Board | None)
             state = state.model_copy(update={"awards": state.awards + awards})
             log += [{"type": "awarded", "side": a.side, "points": a.points, "what": a.what, "rule": a.source} for a in awards]
     return state, log
+
+
+def _withdraw(scenario: Scenario, state: GameState, turn: int) -> tuple[GameState, list[Event]]:
+    """The scenario's withdrawals at the end of Game-Turn ``turn``: each unit on the map or still waiting off it leaves.
+
+    The Leyte campaign's chained order of appearance (assumed, docs/leyte.md):
+    units that 18.1 brings in again on Game-Turns 11-13 leave at the end of
+    Game-Turn 8, as the 16.21 set-up of Game-Turn 9 has none of them.  A
+    withdrawn unit is out of play, not eliminated: neither side scores it.
+    """
+    gone = [w for w in scenario.withdrawals if w.turn == turn and (state.on_map(w.unit) or state.locations.get(w.unit) == OFFMAP)]
+    if not gone:
+        return state, []
+    locations = state.locations | {w.unit: EXITED for w in gone}
+    return state.model_copy(update={"locations": locations}), [{"type": "withdrawn", "unit": w.unit, "rule": _cited(w.source)} for w in gone]
+
+
+def _returns(scenario: Scenario, turn: int, units: list, locations: dict[str, str]) -> tuple[list, list[Event]]:
+    """Withdrawn units (and units of the schedule that left by an exit) due back on ``turn``, made available by their new entry (12.1)."""
+    log: list[Event] = []
+    for w in scenario.withdrawals:
+        if w.returns == turn and locations.get(w.unit) == EXITED:
+            units = [u.model_copy(update={"entry": w.entry}) if u.id == w.unit else u for u in units]
+            locations[w.unit] = OFFMAP
+            log.append({"type": "available", "unit": w.unit, "entry": w.entry, "rule": _cited(w.source)})
+    return units, log
+
+
+def _cited(source: str) -> str:
+    """A withdrawal's source as an event cites it: the rule case, and "assumed" without the reason (the scenario file keeps it)."""
+    rule, _, reason = source.partition("assumed:")
+    rule = rule.strip().rstrip(";").strip()
+    return f"{rule}; assumed" if reason and rule else ("assumed" if reason else rule)
 
 
 def exit_requirement_met(requirement: ExitRequirement, state: GameState) -> bool:

@@ -57,6 +57,7 @@ def details(scenario_id: str) -> dict[str, Any]:
         "ground_support": [g.model_dump() for g in scenario.ground_support],
         "objectives": [o.model_dump(exclude_none=True) for o in scenario.objectives],
         "victory": [t.model_dump(exclude_none=True) for t in scenario.victory],
+        "withdrawals": [w.model_dump(exclude_none=True) for w in scenario.withdrawals],
         "special_rules": list(scenario.special_rules),
     }
 
@@ -84,6 +85,12 @@ def describe(info: dict[str, Any]) -> list[str]:
             + (f" at the end of Game-Turn {o['at_end_of_turn']}" if o.get("at_end_of_turn") else "")
             + f" — {o['source']}"
             for o in info["objectives"]
+        ]
+    if info.get("withdrawals"):
+        lines += ["", "Withdrawals (leave the map at the end of the Game-Turn; neither side scores them):"] + [
+            f"  {w['unit']:<16} end of Game-Turn {w['turn']}"
+            + (f", back on Game-Turn {w['returns']} by {w['entry']}" if w.get("returns") else ", for good")
+            for w in info["withdrawals"]
         ]
     if info["special_rules"]:
         lines += ["", "Special rules:"] + [f"  {r}" for r in info["special_rules"]]

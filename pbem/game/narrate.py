@@ -28,6 +28,7 @@ _TOLD = {
     "exited": "{unit} left the map from {hex} (16.13)",
     "forfeited": "{unit} was forfeited to the enemy, as if eliminated (rule {rule})",
     "awarded": "{side} scored {points} points for {what} (rule {rule})",
+    "withdrawn": "{unit} was withdrawn from play, not eliminated (rule {rule})",
     "available": "{unit} may come back as a reinforcement by {entry} (rule {rule})",
     "result_modified": "  {result} for {unit}: {effect} (rule {rule})",
     "dummy_removed": "The Japanese unit in {hex} was a dummy, removed: {why} (rule {rule})",

@@ -79,7 +79,10 @@ class ExitRule(BaseModel):
     """A hex from which a side's units may leave the map (Leyte 16.13 items 3 and 4).
 
     With ``reenter_after`` an exited unit comes back as a reinforcement that
-    many Game-Turns later, entering by ``reenter_entry`` (a map area).
+    many Game-Turns later, entering by ``reenter_entry`` (a map area).  With
+    ``reenter_until`` only a unit that left on or before that Game-Turn comes
+    back (Leyte 16.43 item 3: Game-Turns 1-4); one that left later stays off
+    the map, neither eliminated nor back.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -88,7 +91,39 @@ class ExitRule(BaseModel):
     side: Side
     reenter_after: int | None = Field(default=None, ge=1)
     reenter_entry: str | None = None
+    reenter_until: int | None = Field(default=None, ge=1)
     source: Source
+
+    def brings_back(self, left_on: int) -> bool:
+        """Does a unit that left by this exit on Game-Turn ``left_on`` come back (16.13 item 3, 16.43 item 3)?"""
+        return self.reenter_after is not None and (self.reenter_until is None or left_on <= self.reenter_until)
+
+
+class Withdrawal(BaseModel):
+    """A unit the scenario takes off the map at the end of a Game-Turn, and when and where it comes back.
+
+    A scenario's own schedule, for orders of appearance written for shorter
+    scenarios and chained into one game (the Leyte campaign, whose 18.1 brings
+    in again on Game-Turns 11-13 units that landed on 1-2): at the end of
+    Game-Turn ``turn`` the unit, if on the map or still waiting off it, leaves
+    (neither side scores it); at the start of Game-Turn ``returns`` it becomes
+    a reinforcement entering by ``entry`` (12.1), as does a unit that left
+    earlier by an exit hex.  An eliminated unit does not come back.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    unit: str
+    turn: int = Field(ge=1, description="The Game-Turn at whose end the unit leaves the map.")
+    returns: int | None = Field(default=None, ge=2, description="The Game-Turn it becomes a reinforcement again; absent: never.")
+    entry: str | None = Field(default=None, description="Its entry when it returns (a beach area or map-edge area).")
+    source: Source
+
+    @model_validator(mode="after")
+    def _returns_later(self) -> "Withdrawal":
+        if self.returns is not None and (self.returns <= self.turn or self.entry is None):
+            raise ValueError("a withdrawn unit returns after the Game-Turn it leaves, by an 'entry'")
+        return self
 
 
 class ExitRequirement(BaseModel):
@@ -190,6 +225,7 @@ class Scenario(BaseModel):
     exits: list[ExitRule] = Field(default_factory=list)
     exit_requirements: list[ExitRequirement] = Field(default_factory=list)
     closed: list[ClosedArea] = Field(default_factory=list)
+    withdrawals: list[Withdrawal] = Field(default_factory=list)
     special_rules: list[str] = Field(default_factory=list)
     kind: Literal["historical", "test"] = "historical"
     hidden_units: HiddenUnits | None = Field(default=None, description="Limits of the hidden-units option; absent: no dummies, radius 3.")
@@ -199,6 +235,14 @@ class Scenario(BaseModel):
         for unit in self.units:
             if unit.kind in ("dummy", "hidden"):
                 raise ValueError(f"unit {unit.id}: kind '{unit.kind}' is made by the hidden-units option, not listed in a scenario")
+        return self
+
+    @model_validator(mode="after")
+    def _withdrawals_name_units(self) -> "Scenario":
+        ids = {u.id for u in self.units}
+        for w in self.withdrawals:
+            if w.unit not in ids:
+                raise ValueError(f"withdrawal of '{w.unit}': no unit of the scenario has that id")
         return self
 
     def gsp_for(self, turn: int) -> dict[Side, int]:
