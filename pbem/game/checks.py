@@ -47,8 +47,11 @@ def verify_game(
     folders: set[Path],
     *,
     replay_with: PrivateIdentity | None = None,
+    receipts_required: bool = True,
 ) -> GameCheck:
-    """Everything ``pbem verify`` checks; ``folders`` are searched for the player's receipts."""
+    """Everything ``pbem verify`` checks; ``folders`` are searched for the player's receipts.  With
+    ``receipts_required`` false (``pbem status``), a player-turn whose receipt is not in ``folders`` is noted as not
+    replayed instead of failing: a missing receipt says nothing against the turn file."""
     from pbem.game.receipts import check_receipts
 
     chain = verify_chain(sources)
@@ -72,7 +75,7 @@ def verify_game(
     if genesis is not None and genesis.two_player:
         _two_player_checks(check, folders)
     elif replay_with is not None:
-        check.findings += replay_mine(chain.turns, folders, replay_with, check.notes)
+        check.findings += replay_mine(chain.turns, folders, replay_with, check.notes, receipts_required)
     return check
 
 
@@ -188,7 +191,8 @@ def view_problems(view: dict, public: dict) -> list[str]:
     return problems
 
 
-def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdentity, notes: list[str]) -> list[Finding]:
+def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdentity, notes: list[str],
+                receipts_required: bool = True) -> list[Finding]:
     """What the holder's key lets him check (see the module docstring): every view of his against the public record
     of its turn file (as ``pbem view`` does), and each of his own player-turns replayed, or, for American orders
     under hidden units, re-judged on his view (:func:`rejudge`)."""
@@ -230,7 +234,10 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
             continue
         document = documents.get(turn.orders)
         if document is None:
-            findings.append(Finding(turn.source, f"cannot replay: the {side} orders it adjudicated ({turn.orders}) are in none of your receipts", seq))
+            if receipts_required:
+                findings.append(Finding(turn.source, f"cannot replay: the {side} orders it adjudicated ({turn.orders}) are in none of your receipts", seq))
+            else:
+                notes.append(f"{turn.source}: not replayed, your receipt of the orders it adjudicated is not in this folder")
             continue
         header = turn.orders_header["body"]
         source = orders_name(seq - 1, side, header["revision"])
