@@ -136,10 +136,11 @@ def view_problems(view: dict, public: dict) -> list[str]:
 def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdentity, notes: list[str]) -> list[Finding]:
     """Replay the holder's own player-turns (see the module docstring)."""
     from pbem.game.codec import state_from_json
-    from pbem.game.folder import orders_name
     from pbem.game.player import role_of
     from pbem.game.receipts import SUFFIX, read_receipt
+    from pbem.game.nmr import nmr_document, source_of
     from pbem.game.referee import play
+    from pbem.protocol.nmr import is_nmr
     from pbem.game.scenario_ref import scenario_of
     from pbem.protocol.dice import DiceStream
     from pbem.protocol.turnfile import open_view
@@ -163,17 +164,18 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
         if seq == 0 or turn.orders_header["body"]["side"] != side:
             continue
         document = documents.get(turn.orders)
+        if document is None and is_nmr(turn.orders_header):  # no moves received: the bot's orders, recomputed from your view
+            document = nmr_document(turn, by_seq[seq - 1], side, player)
         if document is None:
             findings.append(Finding(turn.source, f"cannot replay: the {side} orders it adjudicated ({turn.orders}) are in none of your receipts", seq))
             continue
         try:
             before = open_view(by_seq[seq - 1], side, player)
             after = open_view(turn, side, player)
-            header = turn.orders_header["body"]
             dice = DiceStream(turn.dice.revealed_seed, turn.dice.salt)
             step = play(scenario_of(turn), turn.ruleset, state_from_json(before["state"]), document, dice,
                         game=turn.game, seq=seq, scenario_ref={"id": turn.scenario_id, "hash": turn.scenario_hash},
-                        source=orders_name(seq - 1, side, header["revision"]))
+                        source=source_of(turn))
         except PbemError as exc:
             findings.append(Finding(turn.source, f"cannot replay: {exc.render()}", seq))
             continue
