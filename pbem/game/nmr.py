@@ -122,9 +122,6 @@ def nmr_side(turn: TurnFile) -> str | None:
     return turn.orders_header["body"]["side"] if turn.seq > 0 and is_nmr(turn.orders_header) else None
 
 
-
-
-
 def nmr_document(turn: TurnFile, answered: TurnFile, side: str, player: PrivateIdentity) -> Any | None:
     """The missing side's own check of an NMR played for him: the bot's orders on the view sealed to him (None if it will not open)."""
     from pbem.errors import PbemError
