@@ -75,6 +75,8 @@ def test_nmr_by_hand_verifies_and_the_keyless_audit_recomputes_it(tmp_path):
     turn = load_turn(game / "turn-0001.pbem")
     assert turn.orders_header["body"]["format"] == FORMAT and turn.orders_header["body"]["side"] == "US"
     assert turn.public["last"]["side"] == "US"
+    status, out, err = run("view", game / "turn-0001.pbem", "--key", tmp_path / "jp.key")
+    assert status == 0 and "Last player-turn (US, no moves received: the bot's orders)" in out, out + err
     for key in ("us.key", "jp.key"):  # each player's verify, the US one replaying the NMR from his own view
         status, out, err = run("verify", game, "--replay-mine", "--key", tmp_path / key)
         assert status == 0, out + err
