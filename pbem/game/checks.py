@@ -136,13 +136,13 @@ def view_problems(view: dict, public: dict) -> list[str]:
 def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdentity, notes: list[str]) -> list[Finding]:
     """Replay the holder's own player-turns (see the module docstring)."""
     from pbem.game.codec import state_from_json
+    from pbem.game.nmr import nmr_document, source_of
     from pbem.game.player import role_of
     from pbem.game.receipts import SUFFIX, read_receipt
-    from pbem.game.nmr import nmr_document, source_of
     from pbem.game.referee import play
-    from pbem.protocol.nmr import is_nmr
     from pbem.game.scenario_ref import scenario_of
     from pbem.protocol.dice import DiceStream
+    from pbem.protocol.nmr import is_nmr
     from pbem.protocol.turnfile import open_view
 
     by_seq = {t.seq: t for t in turns}
