@@ -158,3 +158,19 @@ def test_bad_nmr_requests_are_refused(tmp_path, args, words):
     status, out, err = run("adjudicate", tmp_path / "game" / "turn-0000.pbem", *args, "--key", tmp_path / "ref.key")
     assert status == 2 and words in err, err
     assert not (tmp_path / "game" / "turn-0001.pbem").exists()
+
+
+def test_a_player_whose_orders_were_passed_over_by_an_nmr_is_told_by_his_verify(tmp_path):
+    """The deadline is the referee's word: a player who did send orders (his receipt says so) and finds an NMR in
+    their place is told, so he can take it up with the referee."""
+    import json
+
+    _game(tmp_path)
+    game = tmp_path / "game"
+    (tmp_path / "orders.json").write_text(json.dumps(LANDING))
+    status, out, err = run("submit", tmp_path / "orders.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "us.key")
+    assert status == 0, err
+    status, out, err = run("adjudicate", game / "turn-0000.pbem", "--nmr", "US", "--key", tmp_path / "ref.key")
+    assert status == 0, err
+    status, out, err = run("verify", game)
+    assert status == 0 and "the bot's orders for you (NMR)" in out, out + err
