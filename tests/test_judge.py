@@ -327,3 +327,39 @@ def test_a_crash_between_writing_a_turn_file_and_recording_it_mails_it_once(tmp_
         p.collect()
         assert len([m for m in p.mails if "turn file 1" in str(m["Subject"])]) == 1  # one mail, under one Message-ID
         assert p.duplicates == 0 and (p.game / "turn-0001.pbem").read_bytes() == first
+
+
+def test_nmr_bot_plays_for_the_player_who_never_answers_and_the_audit_recomputes_it(tmp_path, servers, monkeypatch):
+    """--nmr bot: JP never answers.  At each deadline plus grace (the judge's clock, PBEM_JUDGE_NOW) the judge plays the
+    bot's orders for JP, mails the turn file to both, and the game goes on to its end; each player's folder, built only
+    from the mail he received, verifies (JP replays every NMR from his own views at once) and passes the keyless audit."""
+    clock = tmp_path / "now"
+    now = 1000000
+    clock.write_text(str(now))
+    monkeypatch.setenv("PBEM_JUDGE_NOW", f"@{clock}")
+    home, players, _ = make_judge(tmp_path, servers, inbound="maildir")
+    start_game(home, players, "test-skirmish", "--deadline", "10h", "--grace", "2h", "--nmr", "bot")
+    us, jp = players["US"], players["JP"]
+    nmr_letters = 0
+    for _ in range(40):
+        _poll(home)
+        for p in (us, jp):
+            nmr_letters += sum("No orders came from JP" in m.get_body(("plain",)).get_content() for m in p.collect())
+        if us.reveal and jp.reveal:
+            break
+        if not us.move():  # JP is awaited: let the deadline and the grace pass
+            now += 12 * 3600 + 1
+            clock.write_text(str(now))
+    assert us.reveal and jp.reveal, "the game did not end"
+    turns = sorted(jp.game.glob("turn-*.pbem"))
+    from pbem.game.folder import load_turn
+
+    played = [load_turn(t) for t in turns[1:]]
+    nmr = [t for t in played if t.orders_header["body"].get("format") == "pbem-nmr-1"]
+    assert nmr and all(t.orders_header["body"]["side"] == "JP" for t in nmr)
+    assert len(played) == len(nmr) + len(us.sent)  # every player-turn was US's orders or JP's NMR
+    assert nmr_letters == 2 * len(nmr)  # both players told of each NMR, once
+    for p in (us, jp):
+        assert "verified" in pbem("verify", p.game, "--replay-mine", "--key", p.key)
+        assert "audited" in pbem("audit", p.game, "--reveal", p.reveal)
+    assert f"replayed {len(nmr)} of your own" in pbem("verify", jp.game, "--replay-mine", "--key", jp.key)

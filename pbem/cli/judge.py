@@ -82,7 +82,8 @@ def new(
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     deadline: Annotated[str, typer.Option("--deadline", help="Time a player has for each orders file, e.g. 72h.")] = "72h",
     grace: Annotated[str, typer.Option("--grace", help="Grace after the deadline before the NMR policy, e.g. 24h.")] = "24h",
-    nmr: Annotated[str, typer.Option("--nmr", help="No moves received after deadline and grace: hold (the game waits).")] = "hold",
+    nmr: Annotated[str, typer.Option("--nmr", help="No moves received after deadline and grace: hold (the game waits) or bot (the bot's "
+                                     "orders on that side's view, dice fixed by the turn file; verify and audit recompute them).")] = "hold",
 ) -> None:
     """Start a game (the genesis file exactly as 'pbem new' writes it) and mail it to both players at the next poll."""
     from pbem.errors import BadInput
@@ -95,8 +96,9 @@ def new(
 
     if edition not in (None, "dg-2009", "spi-1975"):
         raise BadInput(f"unknown edition '{edition}'", hint="use dg-2009 or spi-1975")
-    if nmr not in ("hold",):
-        raise BadInput(f"--nmr is '{nmr}'", hint="use hold (the game waits; both players are told, reminders continue)")
+    if nmr not in ("hold", "bot"):
+        raise BadInput(f"--nmr is '{nmr}'", hint="use hold (the game waits; both players are told, reminders continue) "
+                                                 "or bot (the bot plays the missing side's orders, docs/judge.md)")
     for flag, mail in (("--us-mail", us_mail), ("--jp-mail", jp_mail)):
         if "@" not in mail or any(c.isspace() for c in mail):
             raise BadInput(f"{flag} '{mail}' is not a mail address", hint=f"e.g. {flag} alice@example.org")

@@ -65,6 +65,11 @@ def view(
         document, overrides = scenario_document_of(turn_file)
         ahead = outlook(document, seen, overrides)
         text = None if as_json else narrate(seen, ahead)
+    from pbem.protocol.nmr import is_nmr
+
+    missing = turn_file.orders_header["body"]["side"] if turn_file.seq > 0 and is_nmr(turn_file.orders_header) else None
+    if text is not None and missing is not None:  # the orders of the last player-turn were the bot's (an NMR record)
+        text = text.replace(f"Last player-turn ({missing}): ", f"Last player-turn ({missing}, no moves received: the bot's orders): ", 1)
     if as_json:
         output.echo_json({**seen, "outlook": ahead})
     else:

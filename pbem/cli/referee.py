@@ -79,12 +79,23 @@ def new(
 @app.command()
 def adjudicate(
     turn: Annotated[Path, typer.Argument(help="The turn file the orders answer.")],
-    orders: Annotated[list[Path], typer.Argument(metavar="ORDERS", help="The orders file the player sent; give every revision he sent for this turn, and the latest is adjudicated.")],
-    key: KeyOption,
+    orders: Annotated[Optional[list[Path]], typer.Argument(metavar="ORDERS", help="The orders file the player sent; give every revision he sent for this turn, and the latest is adjudicated.")] = None,
+    key: KeyOption = ...,
     passphrase_env: PassphraseEnv = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Where to write the next turn file (default: beside TURN).")] = None,
+    nmr: Annotated[Optional[str], typer.Option("--nmr", metavar="SIDE", help="No moves received from SIDE (US or JP) by the deadline: play the bot's orders "
+                                               "(greedy) on SIDE's view, with dice fixed by TURN; verify and audit recompute them (docs/PROTOCOL.md, NMR records).")] = None,
 ) -> None:
     """Verify the orders, roll the committed dice, run the engine, and write the next turn file."""
+    if nmr is not None:
+        from pbem.cli.nmr import adjudicate_nmr_command
+
+        adjudicate_nmr_command(turn, orders or [], key, passphrase_env, out, nmr)
+        return
+    if not orders:
+        from pbem.errors import BadInput
+
+        raise BadInput("no orders file given", hint="give the orders file(s) the player sent, or --nmr SIDE when none came by the deadline")
     from pbem.errors import BadInput
     from pbem.game.folder import folder_of, keep_orders, load_turn, turn_name
     from pbem.game.referee import adjudicate_received

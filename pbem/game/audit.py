@@ -29,7 +29,7 @@ from pbem.errors import PbemError
 from pbem.protocol import signing
 from pbem.game.checks import view_problems
 from pbem.game.codec import state_from_json
-from pbem.game.folder import orders_name
+from pbem.game.nmr import orders_of_record, source_of
 from pbem.game.referee import genesis_step, play
 from pbem.game.reveal import Reveal, referee_reveal
 from pbem.game.scenario_ref import scenario_of
@@ -37,6 +37,7 @@ from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.chain import Finding, verify_chain
 from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity
+from pbem.protocol.nmr import is_nmr
 from pbem.protocol.ordersfile import check_orders_commitment
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, check_state_commitment, check_view_commitment, commit_view
 
@@ -160,6 +161,8 @@ def _check_opening(report: AuditReport, reveal: Reveal, turn: TurnFile, opening)
     if opening.orders is not None:
         if turn.orders_header is None:
             fail("reveals orders for the genesis turn file")
+        elif is_nmr(turn.orders_header):
+            fail("reveals orders for an NMR turn, whose orders are the bot's: the audit recomputes them from the view")
         elif not check_orders_commitment(*opening.orders, turn.orders_header["body"]["orders"]):
             fail("the revealed orders are not the ones the player signed")
 
@@ -176,24 +179,38 @@ def replay_openings(report: AuditReport, turns: dict[int, TurnFile], states: dic
     opening = genesis_step(loaded, genesis.public["scenario_document"], game=genesis.game, scenario_ref=scenario_ref,
                            ruleset=genesis.ruleset, overrides=genesis.public.get("overrides"), options=genesis.public.get("options"))
     _compare(report, genesis, opening, states[0])
+    views = {0: opening.views}  # each replayed turn's views, which _compare checks against the signed commitments
     for seq in sorted(turns)[1:]:
         current = turns[seq]
+        if seq not in orders and seq - 1 in views and is_nmr(current.orders_header):
+            recomputed = _nmr_orders(report, current, views[seq - 1], loaded)
+            if recomputed is not None:
+                orders[seq] = recomputed
         if seq - 1 not in states or seq not in orders:
             report.not_replayed.append(seq)
             continue
-        header = current.orders_header["body"]
         dice = DiceStream(current.dice.revealed_seed, current.dice.salt)
         try:
             step = play(loaded, current.ruleset, state_from_json(states[seq - 1][0]["state"]), orders[seq], dice,
-                        game=current.game, seq=seq, scenario_ref=scenario_ref,
-                        source=orders_name(seq - 1, header["side"], header["revision"]))
+                        game=current.game, seq=seq, scenario_ref=scenario_ref, source=source_of(current))
         except PbemError as exc:
             report.findings.append(Finding(current.source, f"cannot replay: {exc.render()}", seq))
             continue
         report.replayed += 1
+        views[seq] = step.views
         if list(current.dice.rolls) != dice.rolls:
             report.findings.append(Finding(current.source, "the rolls recorded are not the rolls the replay makes", seq))
         _compare(report, current, step, states.get(seq))
+
+
+def _nmr_orders(report: AuditReport, turn: TurnFile, views: dict, loaded):
+    """An NMR's orders, recomputed: the bot's on the missing side's view of the turn file answered (pbem.game.nmr)."""
+    side = turn.orders_header["body"]["side"]
+    try:
+        return orders_of_record(turn.orders_header, views[side], loaded)
+    except (PbemError, KeyError, ValueError) as exc:
+        report.findings.append(Finding(turn.source, f"cannot recompute the NMR orders of {side}: {exc}", turn.seq))
+        return None
 
 
 def _compare(report: AuditReport, turn: TurnFile, step, revealed) -> None:

@@ -197,13 +197,14 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
     of its turn file (as ``pbem view`` does), and each of his own player-turns replayed, or, for American orders
     under hidden units, re-judged on his view (:func:`rejudge`)."""
     from pbem.game.codec import state_from_json
-    from pbem.game.folder import orders_name
+    from pbem.game.nmr import nmr_document, source_of
     from pbem.game.player import role_of
     from pbem.game.receipts import SUFFIX, read_receipt
     from pbem.game.referee import play
     from pbem.game.scenario_ref import scenario_of
     from pbem.game.views import checked_view
     from pbem.protocol.dice import DiceStream
+    from pbem.protocol.nmr import is_nmr
     from pbem.protocol.turnfile import open_view
 
     by_seq = {t.seq: t for t in turns}
@@ -233,14 +234,15 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
         if seq == 0 or turn.orders_header["body"]["side"] != side or seq not in views or seq - 1 not in views:
             continue
         document = documents.get(turn.orders)
+        if document is None and is_nmr(turn.orders_header):  # no moves received: the bot's orders, recomputed from your view
+            document = nmr_document(turn, by_seq[seq - 1], side, player)
         if document is None:
             if receipts_required:
                 findings.append(Finding(turn.source, f"cannot replay: the {side} orders it adjudicated ({turn.orders}) are in none of your receipts", seq))
             else:
                 notes.append(f"{turn.source}: not replayed, your receipt of the orders it adjudicated is not in this folder")
             continue
-        header = turn.orders_header["body"]
-        source = orders_name(seq - 1, side, header["revision"])
+        source = source_of(turn)
         if hidden and side == "US":
             try:
                 problems = rejudge(turn, views[seq - 1], views[seq], document, source)

@@ -175,6 +175,12 @@ def check_receipts(folders: set[Path], turns: list[TurnFile]) -> ReceiptCheck:
 def _adjudicated(following: TurnFile, record: dict, receipt: str) -> tuple[str | None, str | None]:
     """(problem, note) for the turn file adjudicating the turn a receipt answered."""
     header = following.orders_header["body"]
+    from pbem.protocol.nmr import is_nmr
+
+    if is_nmr(following.orders_header) and header.get("side") == record["side"]:
+        # The referee played the bot's orders for you: by his account yours came after the deadline (his word, docs/judge.md).
+        return None, (f"{following.source}: no orders from you reached the referee by the deadline by his account, so he played "
+                      f"the bot's orders for you (NMR); your receipt {receipt} shows you sent some — if you sent them in time, ask him why")
     mine = {item["orders"]: item for item in record["revisions"]}
     numbers = [item["revision"] for item in record["revisions"]]
     if header["side"] != record["side"]:

@@ -1,4 +1,5 @@
-"""Deadlines: reminders before them, and the no-moves-received (NMR) policy after the grace period.
+"""Deadlines: reminders before them, and the no-moves-received (NMR) policy after the grace period
+(``hold`` here; ``bot`` in :mod:`pbem.judge.nmr`).
 
 Every notice has a Message-ID fixed by game, turn file, deadline and which
 notice it is, so however often the judge polls (or restarts) each is sent
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from pbem.judge.clock import spoken, stamp
 from pbem.judge.games import Judge, address_of
+from pbem.judge.nmr import play_nmr
 
 
 def apply_deadlines(judge: Judge) -> int:
@@ -30,6 +32,8 @@ def apply_deadlines(judge: Judge) -> int:
                                  f"Mail 'extend' for more time, or 'status' for the position of your games.", game=row["id"])
         if now >= deadline + grace and row["nmr"] == "hold":
             queued += _hold(judge, row, subject)
+        elif now >= deadline + grace and row["nmr"] == "bot":
+            queued += play_nmr(judge, row)
     return queued
 
 

@@ -12,7 +12,7 @@ sends nothing twice.  Everything here calls the game layer as ``pbem new``,
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import PbemError
@@ -24,6 +24,7 @@ from pbem.judge.home import GAMES, Settings
 from pbem.judge.store import Transaction, queue
 from pbem.protocol.files import make_folder, write_new
 from pbem.protocol.keys import PrivateIdentity
+from pbem.protocol.nmr import is_nmr
 from pbem.protocol.turnfile import TurnFile
 
 REVEAL = "reveal.pbem"
@@ -38,6 +39,7 @@ class Judge:
     db: sqlite3.Connection
     key: PrivateIdentity
     now: float
+    errors: list[str] = field(default_factory=list)  # what the pass could not do in one game, for its report
 
     def mid(self, kind: str, *parts: object) -> str:
         return letters.message_id(kind, *parts, domain=self.settings.domain)
@@ -106,6 +108,9 @@ def turn_letter(judge: Judge, row: sqlite3.Row, turn: TurnFile, folder: Path, si
     if turn.seq == 0:
         lines.append("The game begins." + (" The Japanese player first sends his secret set-up (docs/hidden-units.md)."
                                            if public.get("setup") else ""))
+    if turn.seq > 0 and is_nmr(turn.orders_header):
+        lines.append(f"No orders came from {last['side']} by the deadline and grace: the bot's orders were played for {last['side']} "
+                     "(NMR). pbem verify checks the NMR record; pbem audit recomputes the bot's orders after the game.")
     elif last:
         lines.append(f"{last['side']} orders carried out: {len(last.get('combats', []))} combat(s)." if last.get("valid")
                      else f"{last['side']} orders were not applied (rule problems, told to their writer).")
@@ -126,7 +131,7 @@ def turn_letter(judge: Judge, row: sqlite3.Row, turn: TurnFile, folder: Path, si
 
 
 def nmr_words(policy: str) -> str:
-    return "the game waits for you, and your opponent is told" if policy == "hold" else "the bot writes your orders"
+    return "the game waits for you, and your opponent is told" if policy == "hold" else "the bot's orders are played for you (NMR)"
 
 
 def status_lines(folder: Path, turn: TurnFile, side: str) -> list[str]:

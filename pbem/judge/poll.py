@@ -96,6 +96,7 @@ def _pass(judge: Judge) -> PollReport:
         except Exception as exc:  # noqa: BLE001 - a game that cannot be adjudicated must not stall the others
             report.errors.append(f"game {row['id']}: " + (exc.render() if isinstance(exc, PbemError) else f"internal error ({type(exc).__name__}: {exc})"))
     report.notices = apply_deadlines(judge)
+    report.errors += judge.errors
     send_outbox(judge, report)
     return report
 

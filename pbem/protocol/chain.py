@@ -39,6 +39,7 @@ from pbem.protocol import signing
 from pbem.protocol.dice import check_commitment, recompute
 from pbem.protocol.files import looks_like_text, read_text, too_large
 from pbem.protocol.keys import PublicIdentity
+from pbem.protocol.nmr import is_nmr, record_problems
 from pbem.protocol.ordersfile import read_header
 from pbem.protocol.turnfile import KIND, REFEREE, ROLES, SIDES, SIGN_CONTEXT, TurnFile, parse_turn
 
@@ -202,7 +203,8 @@ def verify_chain(
     seen_salts: dict[bytes, TurnFile] = {}
     for turn in verified:
         if turn.seq > 0:
-            for problem in _link_problems(turn, by_seq.get(turn.seq - 1, [])) + _orders_header_problems(turn):
+            predecessors = by_seq.get(turn.seq - 1, [])
+            for problem in _link_problems(turn, predecessors) + _orders_header_problems(turn, predecessors):
                 findings.append(Finding(turn.source, problem, turn.seq))
         elif turn.two_player:
             from pbem.protocol.twoplayer import turn_problems
@@ -290,8 +292,10 @@ def _link_problems(turn: TurnFile, predecessors: list[TurnFile]) -> list[str]:
     return []
 
 
-def _orders_header_problems(turn: TurnFile) -> list[str]:
+def _orders_header_problems(turn: TurnFile, predecessors: list[TurnFile] = ()) -> list[str]:
     """The published orders header: the player's signature, his salt, and the turn file he answered."""
+    if is_nmr(turn.orders_header):  # no moves received: the referee's NMR record stands in (pbem.protocol.nmr)
+        return record_problems(turn, list(predecessors))
     try:
         header = read_header(turn.orders_header, {side: turn.identities[side] for side in SIDES}, source=turn.source)
     except (BadInput, VerificationFailed) as exc:
