@@ -32,6 +32,7 @@ from pbem.bot.sight import Sight
 from pbem.engine import crt, hexes
 from pbem.engine.engagement import BANZAI_KINDS
 from pbem.engine.hexes import Hex
+from pbem.engine.movement import EXIT_COST
 from pbem.engine.sequence import exit_requirement_met
 from pbem.engine.terrain import LINE_RANK
 
@@ -43,6 +44,11 @@ GSP_PRICE = 0.4
 """What spending one Ground Support Point must buy, in expected value (assumed: points are few and lost at the turn's end, 9.14)."""
 SUPPORT_GAIN = 0.05
 """The least improvement a battery or Ground Support Point must bring to be added."""
+BLOCKER_WORTH = -1.0
+"""What an attack on an enemy unit barring a required exit (16.13 item 4) may cost, in expected value (assumed:
+forfeiting the battalion costs its 5 points for sure)."""
+BLOCKER_FIRST = 10.0
+"""Added to an attack's worth when ordering the attacks, for one on a unit barring a required exit."""
 PLACE_POINTS = 3
 """Pull of a named place that is no side's objective (assumed)."""
 
@@ -71,6 +77,8 @@ class Greedy:
         self._reachers: dict[Hex, list[str]] | None = None
         self._by_cost: dict[str, list[Hex]] = {}
         self._radius: dict[str, int] = {}
+        self.blockers: set[str] = set()
+        """Enemy units whose zone of control bars the way of a unit sent to a required exit."""
 
     # -- helpers ---------------------------------------------------------------------
     def reach_for(self, unit: str) -> Reach:
@@ -291,20 +299,39 @@ class Greedy:
         for e in self.sight.theirs:
             if e not in self.attacked():
                 offer = self.offer(Group([e]))
-                if offer is not None and offer.odds.worth >= OFFENSIVE_WORTH:
-                    queue.append((-offer.odds.worth, e))
+                if offer is not None and offer.odds.worth >= self._threshold(e):
+                    queue.append((-self._priority(e, offer), e))
         heapq.heapify(queue)
         while queue:
             _, e = heapq.heappop(queue)
             if e in self.attacked():
                 continue
             offer = self.offer(Group([e]))
-            if offer is None or offer.odds.worth < OFFENSIVE_WORTH:
+            if offer is None or offer.odds.worth < self._threshold(e):
                 continue
-            if queue and offer.odds.worth < -queue[0][0]:
-                heapq.heappush(queue, (-offer.odds.worth, e))
+            if queue and self._priority(e, offer) < -queue[0][0]:
+                heapq.heappush(queue, (-self._priority(e, offer), e))
                 continue
             self.commit(offer, None)
+
+    def _downhill(self, start: Hex, field: dict[Hex, int]) -> set[Hex]:
+        """The hexes of the cheapest way from ``start`` to a field's goal (ties by hex id)."""
+        way, h = {start}, start
+        while field.get(h, fields.FAR) > 0:
+            h = min((n for n, _, _ in self.steps.get(h, ()) if field.get(n, fields.FAR) < field.get(h, fields.FAR)),
+                    key=lambda n: (field[n], n), default=None)
+            if h is None:
+                break
+            way.add(h)
+        return way
+
+    def _priority(self, enemy: str, offer: Offer) -> float:
+        """Which attack to make first: the most valuable, those clearing a required exit's way before all."""
+        return offer.odds.worth + (BLOCKER_FIRST if enemy in self.blockers else 0.0)
+
+    def _threshold(self, enemy: str) -> float:
+        """The worth an attack on ``enemy`` must promise: less for a unit barring a required exit's way."""
+        return BLOCKER_WORTH if enemy in self.blockers else OFFENSIVE_WORTH
 
     # -- 4. everyone else ----------------------------------------------------------------
     def _goals(self) -> list[tuple[Hex, float]]:
@@ -403,12 +430,8 @@ class Greedy:
         free = [u for u in self.free_units() if u in sight.mine]
         turn = sight.state.position.turn
         for need in sight.scenario.exit_requirements:
-            if need.side != sight.side or need.by_turn < turn or exit_requirement_met(need, sight.state):
-                continue
-            fits = [u for u in free if need.fits(sight.units[u])]
-            if fits:
-                distance = fields.toward(sight.board, need.hex)
-                return min(fits, key=lambda u: (distance.get(self.plan.final.get(u) or "", fields.FAR), u)), [need.hex]
+            if need.side == sight.side and need.by_turn >= turn and not exit_requirement_met(need, sight.state):
+                return None, []  # run_exits sends the units a required exit needs; nobody else leaves meanwhile
         candidates = [u for u in free if sight.units[u].kind == "infantry"]
         if not candidates:
             return None, []
@@ -420,6 +443,91 @@ class Greedy:
         if sight.side != "US" or not sight.ruleset.leyte or not sight.board.beaches:
             return None
         return Lines(sight, set(self.plan.final.values()))
+
+    # -- the exits a scenario requires (16.13 item 4) ----------------------------------------
+    def run_exits(self) -> None:
+        """Send units to an exit the scenario requires by a Game-Turn still to come, before any attack may take them.
+
+        The nearest free unit of the required type (and a second one, while
+        time allows, in case the first is pinned) is kept out of every attack
+        and moves by the cheapest way that stays out of enemy zones of control
+        (a unit in one cannot leave the map, 5.14); it leaves as soon as it
+        can reach the exit hex with the MP leaving costs to spare.
+        """
+        sight = self.sight
+        turn = sight.state.position.turn
+        graph = reach_graph(sight.board)
+        for need in sight.scenario.exit_requirements:
+            if need.side != sight.side or need.by_turn < turn or exit_requirement_met(need, sight.state):
+                continue
+            field = fields.toward(sight.board, need.hex)
+            fits = [u for u in self.free_units() if need.fits(sight.units[u]) and (u in sight.waiting or u not in self.busy)]
+            if not fits:
+                continue
+            def eta(u: str) -> tuple:
+                reach = self.reach_for(u)
+                best = min((field.get(h, fields.FAR) for h in reach.cost if h not in sight.enemy_zoc), default=fields.FAR)
+                return (best, u)
+            runners = sorted(fits, key=eta)[: 1 if turn == need.by_turn else 2]
+            for u in runners:
+                reach = self.reach_for(u)
+                budget = graph.scaled(sight.units[u].move)
+                leave = graph.scaled(EXIT_COST)
+                here = self.plan.final.get(u)
+                if (need.hex in reach.cost and need.hex not in sight.enemy_zoc and reach.cost[need.hex] + leave <= budget
+                        and self.free_for(u, need.hex)):
+                    self.busy.add(u)
+                    if here == need.hex:
+                        self.plan.move(u, None, [])
+                    else:
+                        enter, path = reach.path(need.hex)
+                        self.plan.move(u, enter, path)
+                    self.plan.exits.add(u)
+                    return  # one is enough (16.13 item 4)
+                enemy_near = fields.hexes_from(sight.board, sorted(sight.enemy_at), limit=3)
+                options = [h for h in reach.cost if h not in sight.enemy_zoc and self.free_for(u, h)]
+                if not options:
+                    continue
+                # Fewest MP still to go; then away from enemy units that could pin it; then cheaper now.
+                chosen = min(options, key=lambda h: (field.get(h, fields.FAR), -enemy_near.get(h, 3), reach.cost[h], h))
+                # Enemy units whose zones of control lie on the way still to go: attacking them clears it.
+                way = self._downhill(chosen, field)
+                for e in sight.theirs:
+                    if any(n in way for n in hexes.neighbours(sight.where[e])):
+                        self.blockers.add(e)
+                self.busy.add(u)
+                if chosen != here:
+                    enter, path = reach.path(chosen)
+                    self.plan.move(u, enter, path)
+
+    # -- intelligence (hidden units) --------------------------------------------------------
+    def intelligence(self) -> None:
+        """Spend a Ground Support Point the attacks left unused on an intelligence roll (19B.7).
+
+        Points unspent are lost at the turn's end (9.14), so the roll costs
+        nothing the attacks wanted.  It comes after the move, so it serves the
+        next turn: the markers nearest a required exit first (a dummy there
+        bars the way with its zone of control), then those nearest the side's
+        units.
+        """
+        sight = self.sight
+        if sight.side != "US" or sight.state.hidden is None or self.gsp_left < 1:
+            return
+        markers = [e for e in sight.theirs if sight.units[e].kind == "hidden"]
+        if not markers:
+            return
+        turn = sight.state.position.turn
+        exits = [n.hex for n in sight.scenario.exit_requirements
+                 if n.side == sight.side and n.by_turn > turn and not exit_requirement_met(n, sight.state)]
+        mine = sorted(set(self.plan.final.values()))
+        if not mine:
+            return
+
+        def rank(e: str) -> tuple:
+            h = sight.where[e]
+            return (min((hexes.distance(h, x) for x in exits), default=99), min(hexes.distance(h, m) for m in mine), h)
+
+        self.plan.intelligence = {"roll": True, "priority": [sight.where[e] for e in sorted(markers, key=rank)[:12]]}
 
     # -- 5. advances -------------------------------------------------------------------------
     def advances(self) -> None:
@@ -441,9 +549,11 @@ class Greedy:
 
     def decide(self) -> Plan:
         self.forced()
+        self.run_exits()
         self.garrison()
         self.fill_forced()
         self.attack()
         self.deploy()
         self.advances()
+        self.intelligence()
         return self.plan
