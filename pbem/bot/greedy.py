@@ -23,6 +23,7 @@ import heapq
 from dataclasses import dataclass
 
 from pbem.bot import fields
+from pbem.bot.bluff import bluff_moves
 from pbem.bot.contact import Group, mandatory_attacks
 from pbem.bot.lines import Lines
 from pbem.bot.odds import Attackers, Judge, Odds
@@ -49,6 +50,11 @@ BLOCKER_WORTH = -1.0
 forfeiting the battalion costs its 5 points for sure)."""
 BLOCKER_FIRST = 10.0
 """Added to an attack's worth when ordering the attacks, for one on a unit barring a required exit."""
+GARRISON_NEAR = 4
+"""A unit holds a named place that is no objective only while an enemy unit is this many hexes away or nearer (assumed)."""
+ENTRY_POINTS = 12
+"""Pull of the hex the side's reinforcements still to come must enter by, while it is the only way in (assumed:
+an enemy unit standing on it keeps them all off the map)."""
 PLACE_POINTS = 3
 """Pull of a named place that is no side's objective (assumed)."""
 
@@ -78,6 +84,8 @@ class Greedy:
         self._by_cost: dict[str, list[Hex]] = {}
         self._radius: dict[str, int] = {}
         self.blockers: set[str] = set()
+        self.intel_reserved = False
+        """A Ground Support Point is kept back for an intelligence roll."""
         """Enemy units whose zone of control bars the way of a unit sent to a required exit."""
 
     # -- helpers ---------------------------------------------------------------------
@@ -343,6 +351,15 @@ class Greedy:
             goals[o.hex] = max(goals.get(o.hex, 0), weight)
         for h in sight.board.places.values():
             goals.setdefault(h, PLACE_POINTS)
+        turn = sight.state.position.turn
+        for u in sight.scenario.units:
+            arrives = u.arrives
+            if u.side != sight.side or not u.entry or arrives is None or arrives < turn:
+                continue
+            way_in = sight.board.entry_hexes(u.entry) or frozenset()
+            if len(way_in) == 1:
+                (h,) = way_in
+                goals[h] = max(goals.get(h, 0), ENTRY_POINTS)
         return sorted(goals.items())
 
     def _goal_for(self, unit: str, here: Hex | None, held: set[Hex]) -> Hex | None:
@@ -362,9 +379,12 @@ class Greedy:
     def garrison(self) -> None:
         """A unit standing on an objective or place holds it: it neither moves nor leaves to attack."""
         goal_hexes = {g for g, _ in self.goals}
+        objectives = {o.hex for o in self.sight.scenario.objectives}
+        enemy_near = fields.hexes_from(self.sight.board, sorted(self.sight.enemy_at), limit=GARRISON_NEAR)
         for u in self.free_units():
             here = self.plan.final.get(u)
-            if here in goal_hexes and here not in self.held:
+            # A named place is held while the enemy is near (ground given grudgingly); far from him its garrison joins the fight.
+            if here in goal_hexes and here not in self.held and (here in objectives or here in enemy_near):
                 self.held.add(here)
                 self.busy.add(u)
 
@@ -469,6 +489,10 @@ class Greedy:
                 best = min((field.get(h, fields.FAR) for h in reach.cost if h not in sight.enemy_zoc), default=fields.FAR)
                 return (best, u)
             runners = sorted(fits, key=eta)[: 1 if turn == need.by_turn else 2]
+            near_exit = [e for e in sight.theirs if sight.units[e].kind == "hidden" and hexes.distance(sight.where[e], need.hex) <= 4]
+            if turn < need.by_turn and near_exit and self.gsp_left >= 1 and not self.intel_reserved:
+                self.gsp_left -= 1  # kept for an intelligence roll on the markers by the exit (19B.7)
+                self.intel_reserved = True
             for u in runners:
                 reach = self.reach_for(u)
                 budget = graph.scaled(sight.units[u].move)
@@ -500,6 +524,24 @@ class Greedy:
                     enter, path = reach.path(chosen)
                     self.plan.move(u, enter, path)
 
+    # -- dummies (hidden units) -------------------------------------------------------------
+    def bluff(self) -> None:
+        """Move the side's dummies like a screen of real units, never into a clear hex or contact (19B.3, 19B.6)."""
+        sight = self.sight
+        if not sight.still:
+            return
+        target = self._goal_for(sight.still[0], sight.where[sight.still[0]], set())
+        field = fields.toward(sight.board, target) if target else None
+        taken = set(self.plan.final.values())
+        for d, pick in bluff_moves(sight, taken, field).items():
+            if pick is None:
+                continue
+            reach, h = pick
+            if not self.free_for(d, h):
+                continue
+            _, path = reach.path(h)
+            self.plan.move(d, None, path)
+
     # -- intelligence (hidden units) --------------------------------------------------------
     def intelligence(self) -> None:
         """Spend a Ground Support Point the attacks left unused on an intelligence roll (19B.7).
@@ -511,6 +553,8 @@ class Greedy:
         units.
         """
         sight = self.sight
+        if self.intel_reserved:
+            self.gsp_left += 1
         if sight.side != "US" or sight.state.hidden is None or self.gsp_left < 1:
             return
         markers = [e for e in sight.theirs if sight.units[e].kind == "hidden"]
@@ -554,6 +598,7 @@ class Greedy:
         self.fill_forced()
         self.attack()
         self.deploy()
+        self.bluff()
         self.advances()
         self.intelligence()
         return self.plan

@@ -79,3 +79,33 @@ def play_out(
         game.steps.append(step)
         game.orders.append(orders)
     return game
+
+
+def idle_units(game: SelfPlay) -> list[str]:
+    """Units (dummies aside) that stood on the map at some point and neither moved nor fought in the whole game.
+
+    A unit counts as fighting when an order names it as attacker, defender
+    or barrage, or the referee's events show it in a combat; reinforcements
+    that never entered are not counted (they may have had no way in)."""
+    from pbem.engine import hexes
+
+    on_map: set[str] = set()
+    active: set[str] = set()
+    for step in game.steps:
+        state = step.state
+        for u in state.units:
+            if u.is_dummy or u.kind == "hidden":
+                continue
+            if hexes.is_hex_id(state.locations.get(u.id, "")):
+                on_map.add(u.id)
+    for before, after in zip(game.steps, game.steps[1:]):
+        b, a = before.state.locations, after.state.locations
+        active |= {u for u in b if u in a and b[u] != a[u] and hexes.is_hex_id(b[u])}
+    for orders in game.orders:
+        for m in orders.get("moves", []):
+            if m.get("path") or m.get("exit"):
+                active.add(m["unit"])
+        for attack in orders.get("attacks", []):
+            active.update(attack.get("attackers", []), attack.get("defenders", []), attack.get("barrage", []))
+    names = {u.id for u in game.final.state.units}
+    return sorted(u for u in on_map - active if u in names)
