@@ -68,9 +68,19 @@ class Offer:
     odds: Odds
 
 
+@dataclass(frozen=True)
+class Knobs:
+    """The greedy policy's thresholds; the look-ahead policy tries other settings as its candidate turns."""
+
+    offensive: float = OFFENSIVE_WORTH
+    withdraw: float = WITHDRAW_BELOW
+    gsp_price: float = GSP_PRICE
+
+
 class Greedy:
-    def __init__(self, sight: Sight) -> None:
+    def __init__(self, sight: Sight, knobs: Knobs = Knobs()) -> None:
         self.sight = sight
+        self.knobs = knobs
         self.plan = Plan.standing(sight)
         self.reach: dict[str, Reach] = {}
         self.busy: set[str] = set()
@@ -139,7 +149,7 @@ class Greedy:
         withdrew = False
         for g in groups:
             odds = judge.judge(g.attackers, g.defenders)
-            if odds.worth >= WITHDRAW_BELOW:
+            if odds.worth >= self.knobs.withdraw:
                 continue
             stepped = []
             for a in g.attackers.adjacent:
@@ -240,7 +250,7 @@ class Greedy:
                 trial = attackers.copy()
                 trial.gsp += points
                 tried = judge.judge(trial, defenders)
-                net = tried.worth - odds.worth - GSP_PRICE * points
+                net = tried.worth - odds.worth - self.knobs.gsp_price * points
                 if net > best_net + SUPPORT_GAIN:
                     best_points, best_odds, best_net = points, tried, net
             if best_points:
@@ -339,7 +349,7 @@ class Greedy:
 
     def _threshold(self, enemy: str) -> float:
         """The worth an attack on ``enemy`` must promise: less for a unit barring a required exit's way."""
-        return BLOCKER_WORTH if enemy in self.blockers else OFFENSIVE_WORTH
+        return BLOCKER_WORTH if enemy in self.blockers else self.knobs.offensive
 
     # -- 4. everyone else ----------------------------------------------------------------
     def _goals(self) -> list[tuple[Hex, float]]:

@@ -55,6 +55,7 @@ def play_out(
     on_orders: Callable[[Step, dict], None] | None = None,
     options: list[str] | None = None,
     dice: DiceSource | None = None,
+    think: float | None = None,
 ) -> SelfPlay:
     """Play ``loaded`` to its end, each side by its policy; ``on_orders`` sees each view's step and the orders given.
 
@@ -69,7 +70,7 @@ def play_out(
     seq = 0
     while not step.over:
         side = step.state.to_act()
-        orders = bot_orders(step.views[side], loaded, policies[side], seed)
+        orders = bot_orders(step.views[side], loaded, policies[side], seed, think)
         if on_orders:
             on_orders(step, orders)
         seq += 1
