@@ -4,8 +4,9 @@ Not a test: it prints figures.  Run with
 ``.venv/bin/python benchmarks/bot_strength.py [--scenario leyte-assault] [--games 50] [--hidden both|on|off]``.
 
 Each game is played in process through the referee's own step with a seeded
-die (:mod:`pbem.bot.selfplay`).  For each pairing: greedy against random on
-each side, and greedy against greedy, it prints wins, mean Victory Point
+die (:mod:`pbem.bot.selfplay`).  For each pairing: ``--policy`` (default
+lookahead) against greedy on each side, greedy against random on each side,
+and greedy against greedy, it prints wins, mean Victory Point
 margin (the side's points minus the enemy's), the level-of-victory
 distribution (15.4) with a 95% Wilson interval for each level's share, the
 rate of the exit Leyte 16.13 item 4 requires, units idle all game
@@ -45,16 +46,21 @@ class Timed:
         self.turns: Counter = Counter()
         self.inner = bot_play.bot_orders
 
-    def __call__(self, view, loaded, policy="greedy", seed=0):
+    def __call__(self, view, loaded, policy="greedy", seed=0, think=None):
         start = time.process_time()
         try:
-            return self.inner(view, loaded, policy, seed)
+            return self.inner(view, loaded, policy, seed, think)
         finally:
             self.spent[policy] += time.process_time() - start
             self.turns[policy] += 1
 
 
-def run(scenario: str, games: int, hidden: list[bool]) -> None:
+def idle_by_side(game, side: str) -> int:
+    units = game.final.state.unit_index()
+    return sum(units[u].side == side for u in idle_units(game))
+
+
+def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float | None) -> None:
     import pbem.bot.selfplay as selfplay
 
     loaded = load_scenario(scenario)
@@ -64,20 +70,22 @@ def run(scenario: str, games: int, hidden: list[bool]) -> None:
     try:
         for with_hidden in hidden:
             options = ["hidden-units"] if with_hidden else None
-            for us, jp in (("greedy", "random"), ("random", "greedy"), ("greedy", "greedy")):
-                side = "US" if us == "greedy" and jp != "greedy" else "JP" if jp == "greedy" and us != "greedy" else None
+            pairings = [(policy, "greedy", "US"), ("greedy", policy, "JP")] if policy != "greedy" else []
+            pairings += [("greedy", "random", "US"), ("random", "greedy", "JP"), ("greedy", "greedy", None)]
+            for us, jp, side in pairings:
                 levels: Counter = Counter()
-                wins = exits = idle = 0
+                wins = exits = 0
+                idle = Counter()
                 margin = 0.0
                 for seed in range(games):
-                    game = play_out(loaded, {"US": us, "JP": jp}, seed=seed, options=options)
+                    game = play_out(loaded, {"US": us, "JP": jp}, seed=seed, options=options, think=think)
                     report = final_report(loaded, game.final.state)
                     levels[report.level] += 1
                     judged = side or "US"
                     wins += report.winner == judged
                     margin += report.score[judged] - report.score["JP" if judged == "US" else "US"]
                     exits += all(exit_requirement_met(n, game.final.state) for n in needs) if needs else 0
-                    idle += len(idle_units(game))
+                    idle.update({s: idle_by_side(game, s) for s in ("US", "JP")})
                 label = f"{scenario} {'hidden' if with_hidden else 'open'}: US {us} v JP {jp}"
                 who = side or "US"
                 lo, hi = wilson(wins, games)
@@ -89,7 +97,7 @@ def run(scenario: str, games: int, hidden: list[bool]) -> None:
                 if needs:
                     lo, hi = wilson(exits, games)
                     print(f"    exit 16.13 item 4 made: {exits}/{games} (95% {100 * lo:.0f}-{100 * hi:.0f}%)")
-                print(f"    units idle all game: {idle} in {games} games")
+                print(f"    units idle all game: US {idle['US']}, JP {idle['JP']} in {games} games")
     finally:
         selfplay.bot_orders = timer.inner
     for policy in sorted(timer.turns):
@@ -102,13 +110,15 @@ def main() -> None:
     parser.add_argument("--scenario", default="leyte-assault", help="a scenario id or file; 'leyte' for the three Leyte scenarios")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--hidden", choices=("both", "on", "off"), default="both")
+    parser.add_argument("--policy", default="lookahead", help="the policy measured against greedy on each side (greedy: only the baseline pairings)")
+    parser.add_argument("--think", type=float, default=None, help="the look-ahead budget a turn (default: the policy's)")
     args = parser.parse_args()
     hidden = {"both": [False, True], "on": [True], "off": [False]}[args.hidden]
     scenarios = ["leyte-assault", "leyte-mountain-barrier", "leyte-final-collapse"] if args.scenario == "leyte" else [args.scenario]
     start = time.perf_counter()
     for scenario in scenarios:
         # test scenarios have no Japanese set-up to hide
-        run(scenario, args.games, hidden if load_scenario(scenario).scenario.kind == "historical" else [False])
+        run(scenario, args.games, hidden if load_scenario(scenario).scenario.kind == "historical" else [False], args.policy, args.think)
     print(f"{time.perf_counter() - start:.1f} s")
 
 
