@@ -10,6 +10,8 @@ side's goals — so markers that move tell nothing by moving.
 
 from __future__ import annotations
 
+import heapq
+
 from pbem.bot import fields
 from pbem.bot.reach import Reach, graph_of
 from pbem.bot.sight import Sight
@@ -28,8 +30,6 @@ def dummy_reach(sight: Sight, unit: str) -> Reach:
     cost = {start: 0}
     came: dict[Hex, Hex | None] = {start: None}
     frontier = [(0, start)]
-    import heapq
-
     while frontier:
         c, h = heapq.heappop(frontier)
         if c > cost[h]:
