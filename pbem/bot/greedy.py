@@ -4,8 +4,8 @@ In order, each step using what the last left free:
 
 1. The attacks the position forces (7.11, 7.12) are found; a Japanese
    infantry or engineer unit facing a hopeless one steps away if it may
-   (6.14).  A unit standing on an objective then holds it: it neither
-   moves nor leaves to attack.
+   (6.14).  A unit standing on an objective then holds it (on a named
+   place, while the enemy is near): it neither moves nor leaves to attack.
 2. Each forced attack is filled: more units into hexes touching all its
    defenders, artillery and Ground Support while a column shift pays.
 3. New attacks are made where the expected worth (:mod:`.odds`) is clearly
@@ -387,7 +387,7 @@ class Greedy:
         return best
 
     def garrison(self) -> None:
-        """A unit standing on an objective or place holds it: it neither moves nor leaves to attack."""
+        """A unit standing on an objective, or on a place with the enemy near, holds it: it neither moves nor leaves to attack."""
         goal_hexes = {g for g, _ in self.goals}
         objectives = {o.hex for o in self.sight.scenario.objectives}
         enemy_near = fields.hexes_from(self.sight.board, sorted(self.sight.enemy_at), limit=GARRISON_NEAR)
