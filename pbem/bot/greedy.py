@@ -4,8 +4,11 @@ In order, each step using what the last left free:
 
 1. The attacks the position forces (7.11, 7.12) are found; a Japanese
    infantry or engineer unit facing a hopeless one steps away if it may
-   (6.14).  A unit standing on an objective then holds it (on a named
-   place, while the enemy is near): it neither moves nor leaves to attack.
+   (6.14).  Units a required exit needs (Leyte 16.13 item 4) are sent
+   toward it, kept out of attacks, and the enemy units barring their way
+   are marked to be attacked first.  A unit standing on an objective then
+   holds it (on a named place, while the enemy is near): it neither moves
+   nor leaves to attack.
 2. Each forced attack is filled: more units into hexes touching all its
    defenders, artillery and Ground Support while a column shift pays.
 3. New attacks are made where the expected worth (:mod:`.odds`) is clearly
@@ -13,8 +16,10 @@ In order, each step using what the last left free:
 4. Every other unit — reinforcements too — heads for the objectives by
    the cheapest way, stopping short of enemy zones of control, U.S.
    units only where they keep a Line of Communications (15.32).
-5. A winner advances (7.9) into the hex it took when that hex is an
-   objective or better ground.
+5. Dummies move as a bluff (:mod:`.bluff`); a winner advances (7.9) into
+   the hex it took when that hex is an objective or better ground; under
+   hidden units the U.S. spends a Ground Support Point left over on an
+   intelligence roll (19B.7).
 """
 
 from __future__ import annotations
