@@ -94,10 +94,12 @@ def run_demo(
     policies: dict[str, str] | None = None,
     on_turn: Callable[[TurnPlayed], None] | None = None,
     options: list[str] | None = None,
+    think: float | None = None,
 ) -> DemoResult:
     """Play ``scenario`` to its end in ``folder``; raise BadInput when a game is already there.
 
-    ``options`` are game options for ``pbem new`` (``hidden-units``: the Japanese bot sends its secret set-up first)."""
+    ``options`` are game options for ``pbem new`` (``hidden-units``: the Japanese bot sends its secret set-up first);
+    ``think`` is the look-ahead policy's budget a turn (:mod:`pbem.bot.lookahead`)."""
     policies = policies or {"US": "greedy", "JP": "greedy"}
     game = folder / "game"
     drafts = folder / "orders"
@@ -123,7 +125,7 @@ def run_demo(
         side = turn.public["awaiting"]
         player = parties[side]
         _, view = side_to_move(turn, player)
-        document = bot_orders(view, scenario_of(turn), policies[side], seed)
+        document = bot_orders(view, scenario_of(turn), policies[side], seed, think)
         draft = write_new(drafts / f"orders-{turn.seq:04d}-{side}.json", json.dumps(document, indent=2) + "\n")
         _, problems = check_own_orders(turn, player, document, str(draft))
         if problems:

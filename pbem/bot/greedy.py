@@ -4,8 +4,11 @@ In order, each step using what the last left free:
 
 1. The attacks the position forces (7.11, 7.12) are found; a Japanese
    infantry or engineer unit facing a hopeless one steps away if it may
-   (6.14).  A unit standing on an objective then holds it: it neither
-   moves nor leaves to attack.
+   (6.14).  Units a required exit needs (Leyte 16.13 item 4) are sent
+   toward it, kept out of attacks, and the enemy units barring their way
+   are marked to be attacked first.  A unit standing on an objective then
+   holds it (on a named place, while the enemy is near): it neither moves
+   nor leaves to attack.
 2. Each forced attack is filled: more units into hexes touching all its
    defenders, artillery and Ground Support while a column shift pays.
 3. New attacks are made where the expected worth (:mod:`.odds`) is clearly
@@ -13,8 +16,10 @@ In order, each step using what the last left free:
 4. Every other unit — reinforcements too — heads for the objectives by
    the cheapest way, stopping short of enemy zones of control, U.S.
    units only where they keep a Line of Communications (15.32).
-5. A winner advances (7.9) into the hex it took when that hex is an
-   objective or better ground.
+5. Dummies move as a bluff (:mod:`.bluff`); a winner advances (7.9) into
+   the hex it took when that hex is an objective or better ground; under
+   hidden units the U.S. spends a Ground Support Point left over on an
+   intelligence roll (19B.7).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import heapq
 from dataclasses import dataclass
 
 from pbem.bot import fields
+from pbem.bot.bluff import bluff_moves
 from pbem.bot.contact import Group, mandatory_attacks
 from pbem.bot.lines import Lines
 from pbem.bot.odds import Attackers, Judge, Odds
@@ -32,6 +38,7 @@ from pbem.bot.sight import Sight
 from pbem.engine import crt, hexes
 from pbem.engine.engagement import BANZAI_KINDS
 from pbem.engine.hexes import Hex
+from pbem.engine.movement import EXIT_COST
 from pbem.engine.sequence import exit_requirement_met
 from pbem.engine.terrain import LINE_RANK
 
@@ -43,6 +50,16 @@ GSP_PRICE = 0.4
 """What spending one Ground Support Point must buy, in expected value (assumed: points are few and lost at the turn's end, 9.14)."""
 SUPPORT_GAIN = 0.05
 """The least improvement a battery or Ground Support Point must bring to be added."""
+BLOCKER_WORTH = -1.0
+"""What an attack on an enemy unit barring a required exit (16.13 item 4) may cost, in expected value (assumed:
+forfeiting the battalion costs its 5 points for sure)."""
+BLOCKER_FIRST = 10.0
+"""Added to an attack's worth when ordering the attacks, for one on a unit barring a required exit."""
+GARRISON_NEAR = 4
+"""A unit holds a named place that is no objective only while an enemy unit is this many hexes away or nearer (assumed)."""
+ENTRY_POINTS = 12
+"""Pull of the hex the side's reinforcements still to come must enter by, while it is the only way in (assumed:
+an enemy unit standing on it keeps them all off the map)."""
 PLACE_POINTS = 3
 """Pull of a named place that is no side's objective (assumed)."""
 
@@ -56,9 +73,19 @@ class Offer:
     odds: Odds
 
 
+@dataclass(frozen=True)
+class Knobs:
+    """The greedy policy's thresholds; the look-ahead policy tries other settings as its candidate turns."""
+
+    offensive: float = OFFENSIVE_WORTH
+    withdraw: float = WITHDRAW_BELOW
+    gsp_price: float = GSP_PRICE
+
+
 class Greedy:
-    def __init__(self, sight: Sight) -> None:
+    def __init__(self, sight: Sight, knobs: Knobs = Knobs()) -> None:
         self.sight = sight
+        self.knobs = knobs
         self.plan = Plan.standing(sight)
         self.reach: dict[str, Reach] = {}
         self.busy: set[str] = set()
@@ -71,6 +98,10 @@ class Greedy:
         self._reachers: dict[Hex, list[str]] | None = None
         self._by_cost: dict[str, list[Hex]] = {}
         self._radius: dict[str, int] = {}
+        self.blockers: set[str] = set()
+        self.intel_reserved = False
+        """A Ground Support Point is kept back for an intelligence roll."""
+        """Enemy units whose zone of control bars the way of a unit sent to a required exit."""
 
     # -- helpers ---------------------------------------------------------------------
     def reach_for(self, unit: str) -> Reach:
@@ -123,7 +154,7 @@ class Greedy:
         withdrew = False
         for g in groups:
             odds = judge.judge(g.attackers, g.defenders)
-            if odds.worth >= WITHDRAW_BELOW:
+            if odds.worth >= self.knobs.withdraw:
                 continue
             stepped = []
             for a in g.attackers.adjacent:
@@ -224,7 +255,7 @@ class Greedy:
                 trial = attackers.copy()
                 trial.gsp += points
                 tried = judge.judge(trial, defenders)
-                net = tried.worth - odds.worth - GSP_PRICE * points
+                net = tried.worth - odds.worth - self.knobs.gsp_price * points
                 if net > best_net + SUPPORT_GAIN:
                     best_points, best_odds, best_net = points, tried, net
             if best_points:
@@ -291,20 +322,39 @@ class Greedy:
         for e in self.sight.theirs:
             if e not in self.attacked():
                 offer = self.offer(Group([e]))
-                if offer is not None and offer.odds.worth >= OFFENSIVE_WORTH:
-                    queue.append((-offer.odds.worth, e))
+                if offer is not None and offer.odds.worth >= self._threshold(e):
+                    queue.append((-self._priority(e, offer), e))
         heapq.heapify(queue)
         while queue:
             _, e = heapq.heappop(queue)
             if e in self.attacked():
                 continue
             offer = self.offer(Group([e]))
-            if offer is None or offer.odds.worth < OFFENSIVE_WORTH:
+            if offer is None or offer.odds.worth < self._threshold(e):
                 continue
-            if queue and offer.odds.worth < -queue[0][0]:
-                heapq.heappush(queue, (-offer.odds.worth, e))
+            if queue and self._priority(e, offer) < -queue[0][0]:
+                heapq.heappush(queue, (-self._priority(e, offer), e))
                 continue
             self.commit(offer, None)
+
+    def _downhill(self, start: Hex, field: dict[Hex, int]) -> set[Hex]:
+        """The hexes of the cheapest way from ``start`` to a field's goal (ties by hex id)."""
+        way, h = {start}, start
+        while field.get(h, fields.FAR) > 0:
+            h = min((n for n, _, _ in self.steps.get(h, ()) if field.get(n, fields.FAR) < field.get(h, fields.FAR)),
+                    key=lambda n: (field[n], n), default=None)
+            if h is None:
+                break
+            way.add(h)
+        return way
+
+    def _priority(self, enemy: str, offer: Offer) -> float:
+        """Which attack to make first: the most valuable, those clearing a required exit's way before all."""
+        return offer.odds.worth + (BLOCKER_FIRST if enemy in self.blockers else 0.0)
+
+    def _threshold(self, enemy: str) -> float:
+        """The worth an attack on ``enemy`` must promise: less for a unit barring a required exit's way."""
+        return BLOCKER_WORTH if enemy in self.blockers else self.knobs.offensive
 
     # -- 4. everyone else ----------------------------------------------------------------
     def _goals(self) -> list[tuple[Hex, float]]:
@@ -316,6 +366,15 @@ class Greedy:
             goals[o.hex] = max(goals.get(o.hex, 0), weight)
         for h in sight.board.places.values():
             goals.setdefault(h, PLACE_POINTS)
+        turn = sight.state.position.turn
+        for u in sight.scenario.units:
+            arrives = u.arrives
+            if u.side != sight.side or not u.entry or arrives is None or arrives < turn:
+                continue
+            way_in = sight.board.entry_hexes(u.entry) or frozenset()
+            if len(way_in) == 1:
+                (h,) = way_in
+                goals[h] = max(goals.get(h, 0), ENTRY_POINTS)
         return sorted(goals.items())
 
     def _goal_for(self, unit: str, here: Hex | None, held: set[Hex]) -> Hex | None:
@@ -333,11 +392,14 @@ class Greedy:
         return best
 
     def garrison(self) -> None:
-        """A unit standing on an objective or place holds it: it neither moves nor leaves to attack."""
+        """A unit standing on an objective, or on a place with the enemy near, holds it: it neither moves nor leaves to attack."""
         goal_hexes = {g for g, _ in self.goals}
+        objectives = {o.hex for o in self.sight.scenario.objectives}
+        enemy_near = fields.hexes_from(self.sight.board, sorted(self.sight.enemy_at), limit=GARRISON_NEAR)
         for u in self.free_units():
             here = self.plan.final.get(u)
-            if here in goal_hexes and here not in self.held:
+            # A named place is held while the enemy is near (ground given grudgingly); far from him its garrison joins the fight.
+            if here in goal_hexes and here not in self.held and (here in objectives or here in enemy_near):
                 self.held.add(here)
                 self.busy.add(u)
 
@@ -393,8 +455,8 @@ class Greedy:
     def _runner(self) -> tuple[str | None, list[Hex]]:
         """The one unit sent off the map, and the exit hexes it may use (those the scenario opens to this side, 16.13).
 
-        An exit the scenario requires by a Game-Turn still to come (16.13 item 4) comes first, run by a unit
-        of the required type; otherwise the weakest infantry heads for the nearest open exit that brings it back.
+        While an exit the scenario requires (16.13 item 4) is still owed, :meth:`run_exits` sends its units and
+        nobody else leaves; otherwise the weakest infantry heads for the nearest open exit that brings it back.
         """
         sight = self.sight
         opened = sorted(h for h, sides in sight.board.exits.items() if sight.side in sides)
@@ -403,12 +465,8 @@ class Greedy:
         free = [u for u in self.free_units() if u in sight.mine]
         turn = sight.state.position.turn
         for need in sight.scenario.exit_requirements:
-            if need.side != sight.side or need.by_turn < turn or exit_requirement_met(need, sight.state):
-                continue
-            fits = [u for u in free if need.fits(sight.units[u])]
-            if fits:
-                distance = fields.toward(sight.board, need.hex)
-                return min(fits, key=lambda u: (distance.get(self.plan.final.get(u) or "", fields.FAR), u)), [need.hex]
+            if need.side == sight.side and need.by_turn >= turn and not exit_requirement_met(need, sight.state):
+                return None, []  # run_exits sends the units a required exit needs; nobody else leaves meanwhile
         # Otherwise only an exit that brings the unit back (16.13 item 3, within 16.43 item 3's window): one that
         # does not loses it to the fight for nothing, as leaving scores no points.
         back = [h for h in opened if any(r.hex == h and r.side == sight.side and r.brings_back(turn) for r in sight.scenario.exits)]
@@ -423,6 +481,115 @@ class Greedy:
         if sight.side != "US" or not sight.ruleset.leyte or not sight.board.beaches:
             return None
         return Lines(sight, set(self.plan.final.values()))
+
+    # -- the exits a scenario requires (16.13 item 4) ----------------------------------------
+    def run_exits(self) -> None:
+        """Send units to an exit the scenario requires by a Game-Turn still to come, before any attack may take them.
+
+        The nearest free unit of the required type (and a second one, while
+        time allows, in case the first is pinned) is kept out of every attack
+        and moves by the cheapest way that stays out of enemy zones of control
+        (a unit in one cannot leave the map, 5.14); it leaves as soon as it
+        can reach the exit hex with the MP leaving costs to spare.
+        """
+        sight = self.sight
+        turn = sight.state.position.turn
+        graph = reach_graph(sight.board)
+        for need in sight.scenario.exit_requirements:
+            if need.side != sight.side or need.by_turn < turn or exit_requirement_met(need, sight.state):
+                continue
+            field = fields.toward(sight.board, need.hex)
+            fits = [u for u in self.free_units() if need.fits(sight.units[u]) and (u in sight.waiting or u not in self.busy)]
+            if not fits:
+                continue
+            def eta(u: str) -> tuple:
+                reach = self.reach_for(u)
+                best = min((field.get(h, fields.FAR) for h in reach.cost if h not in sight.enemy_zoc), default=fields.FAR)
+                return (best, u)
+            runners = sorted(fits, key=eta)[: 1 if turn == need.by_turn else 2]
+            near_exit = [e for e in sight.theirs if sight.units[e].kind == "hidden" and hexes.distance(sight.where[e], need.hex) <= 4]
+            if turn < need.by_turn and near_exit and self.gsp_left >= 1 and not self.intel_reserved:
+                self.gsp_left -= 1  # kept for an intelligence roll on the markers by the exit (19B.7)
+                self.intel_reserved = True
+            for u in runners:
+                reach = self.reach_for(u)
+                budget = graph.scaled(sight.units[u].move)
+                leave = graph.scaled(EXIT_COST)
+                here = self.plan.final.get(u)
+                if (need.hex in reach.cost and need.hex not in sight.enemy_zoc and reach.cost[need.hex] + leave <= budget
+                        and self.free_for(u, need.hex)):
+                    self.busy.add(u)
+                    if here == need.hex:
+                        self.plan.move(u, None, [])
+                    else:
+                        enter, path = reach.path(need.hex)
+                        self.plan.move(u, enter, path)
+                    self.plan.exits.add(u)
+                    return  # one is enough (16.13 item 4)
+                enemy_near = fields.hexes_from(sight.board, sorted(sight.enemy_at), limit=3)
+                options = [h for h in reach.cost if h not in sight.enemy_zoc and self.free_for(u, h)]
+                if not options:
+                    continue
+                # Fewest MP still to go; then away from enemy units that could pin it; then cheaper now.
+                chosen = min(options, key=lambda h: (field.get(h, fields.FAR), -enemy_near.get(h, 3), reach.cost[h], h))
+                # Enemy units whose zones of control lie on the way still to go: attacking them clears it.
+                way = self._downhill(chosen, field)
+                for e in sight.theirs:
+                    if any(n in way for n in hexes.neighbours(sight.where[e])):
+                        self.blockers.add(e)
+                self.busy.add(u)
+                if chosen != here:
+                    enter, path = reach.path(chosen)
+                    self.plan.move(u, enter, path)
+
+    # -- dummies (hidden units) -------------------------------------------------------------
+    def bluff(self) -> None:
+        """Move the side's dummies like a screen of real units, never into a clear hex or contact (19B.3, 19B.6)."""
+        sight = self.sight
+        if not sight.still:
+            return
+        target = self._goal_for(sight.still[0], sight.where[sight.still[0]], set())
+        field = fields.toward(sight.board, target) if target else None
+        taken = set(self.plan.final.values())
+        for d, pick in bluff_moves(sight, taken, field).items():
+            if pick is None:
+                continue
+            reach, h = pick
+            if not self.free_for(d, h):
+                continue
+            _, path = reach.path(h)
+            self.plan.move(d, None, path)
+
+    # -- intelligence (hidden units) --------------------------------------------------------
+    def intelligence(self) -> None:
+        """Spend a Ground Support Point the attacks left unused on an intelligence roll (19B.7).
+
+        Points unspent are lost at the turn's end (9.14), so the roll costs
+        nothing the attacks wanted.  It comes after the move, so it serves the
+        next turn: the markers nearest a required exit first (a dummy there
+        bars the way with its zone of control), then those nearest the side's
+        units.
+        """
+        sight = self.sight
+        if self.intel_reserved:
+            self.gsp_left += 1
+        if sight.side != "US" or sight.state.hidden is None or self.gsp_left < 1:
+            return
+        markers = [e for e in sight.theirs if sight.units[e].kind == "hidden"]
+        if not markers:
+            return
+        turn = sight.state.position.turn
+        exits = [n.hex for n in sight.scenario.exit_requirements
+                 if n.side == sight.side and n.by_turn > turn and not exit_requirement_met(n, sight.state)]
+        mine = sorted(set(self.plan.final.values()))
+        if not mine:
+            return
+
+        def rank(e: str) -> tuple:
+            h = sight.where[e]
+            return (min((hexes.distance(h, x) for x in exits), default=99), min(hexes.distance(h, m) for m in mine), h)
+
+        self.plan.intelligence = {"roll": True, "priority": [sight.where[e] for e in sorted(markers, key=rank)[:12]]}
 
     # -- 5. advances -------------------------------------------------------------------------
     def advances(self) -> None:
@@ -444,9 +611,12 @@ class Greedy:
 
     def decide(self) -> Plan:
         self.forced()
+        self.run_exits()
         self.garrison()
         self.fill_forced()
         self.attack()
         self.deploy()
+        self.bluff()
         self.advances()
+        self.intelligence()
         return self.plan

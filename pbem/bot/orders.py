@@ -33,6 +33,8 @@ class Plan:
     attacks: list[Group] = field(default_factory=list)
     exits: set[str] = field(default_factory=set)
     """Units leaving the map from the last hex of their path (Leyte 16.13)."""
+    intelligence: dict[str, Any] | None = None
+    """An American intelligence roll and its priority of hexes (hidden units, 19B.7), or None."""
     _at: dict[Hex, str] = field(default_factory=dict)
 
     @classmethod
@@ -85,7 +87,10 @@ class Plan:
             if g.advance:
                 attack["advance"] = list(g.advance)
             attacks.append(attack)
-        return {"moves": moves, "attacks": attacks}
+        document: dict[str, Any] = {"moves": moves, "attacks": attacks}
+        if self.intelligence:
+            document["intelligence"] = dict(self.intelligence)
+        return document
 
 
 def problems_with(sight: Sight, document: dict[str, Any]) -> tuple[Problem, ...]:
@@ -132,6 +137,7 @@ def settle(plan: Plan) -> dict[str, Any]:
     document = plan.document()
     found = problems_with(sight, document)
     while found:
+        plan.intelligence = None
         plan.attacks = mandatory_attacks(sight, plan.final, _first)
         document = plan.document()
         found = problems_with(sight, document)

@@ -11,15 +11,18 @@ from pbem.bot.scatter import random_plan
 from pbem.bot.sight import see
 from pbem.datafiles import LoadedScenario
 
-POLICIES = ("greedy", "random")
+POLICIES = ("greedy", "random", "lookahead")
 
 
-def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "greedy", seed: int | None = 0) -> dict[str, Any]:
+def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "greedy", seed: int | None = 0,
+               think: float | None = None) -> dict[str, Any]:
     """Orders for the side whose sealed ``view`` this is, checked by the engine.
 
     The same view, policy and seed always give the same orders: the greedy
     policy draws nothing at random, and the random one draws from a
-    generator seeded from ``seed``, the turn file's number and the side.
+    generator seeded from ``seed``, the turn file's number and the side;
+    the look-ahead one tries as many candidate turns as ``think`` seconds
+    allow at a fixed rate (:mod:`.lookahead`), never by the clock.
     The Japanese secret set-up (hidden units) is drawn at random by either
     policy; with ``seed`` None from the operating system's randomness, for
     the printed set-up is public (docs/hidden-units.md).
@@ -34,6 +37,10 @@ def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "gree
         return setup_orders(state_of_view(view), loaded.board, policy, seed)
     seed = 0 if seed is None else seed
     sight = see(view, loaded)
+    if policy == "lookahead":
+        from pbem.bot.lookahead import DEFAULT_THINK, lookahead_orders
+
+        return lookahead_orders(view, sight, loaded, seed, DEFAULT_THINK if think is None else think)
     if policy == "greedy":
         plan = Greedy(sight).decide()
     else:

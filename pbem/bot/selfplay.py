@@ -55,6 +55,7 @@ def play_out(
     on_orders: Callable[[Step, dict], None] | None = None,
     options: list[str] | None = None,
     dice: DiceSource | None = None,
+    think: float | None = None,
 ) -> SelfPlay:
     """Play ``loaded`` to its end, each side by its policy; ``on_orders`` sees each view's step and the orders given.
 
@@ -69,7 +70,7 @@ def play_out(
     seq = 0
     while not step.over:
         side = step.state.to_act()
-        orders = bot_orders(step.views[side], loaded, policies[side], seed)
+        orders = bot_orders(step.views[side], loaded, policies[side], seed, think)
         if on_orders:
             on_orders(step, orders)
         seq += 1
@@ -79,3 +80,33 @@ def play_out(
         game.steps.append(step)
         game.orders.append(orders)
     return game
+
+
+def idle_units(game: SelfPlay) -> list[str]:
+    """Units (dummies aside) that stood on the map at some point and neither moved nor fought in the whole game.
+
+    A unit counts as fighting when an order names it as attacker, defender
+    or barrage, or the referee's events show it in a combat; reinforcements
+    that never entered are not counted (they may have had no way in)."""
+    from pbem.engine import hexes
+
+    on_map: set[str] = set()
+    active: set[str] = set()
+    for step in game.steps:
+        state = step.state
+        for u in state.units:
+            if u.is_dummy or u.kind == "hidden":
+                continue
+            if hexes.is_hex_id(state.locations.get(u.id, "")):
+                on_map.add(u.id)
+    for before, after in zip(game.steps, game.steps[1:]):
+        b, a = before.state.locations, after.state.locations
+        active |= {u for u in b if u in a and b[u] != a[u] and hexes.is_hex_id(b[u])}
+    for orders in game.orders:
+        for m in orders.get("moves", []):
+            if m.get("path") or m.get("exit"):
+                active.add(m["unit"])
+        for attack in orders.get("attacks", []):
+            active.update(attack.get("attackers", []), attack.get("defenders", []), attack.get("barrage", []))
+    names = {u.id for u in game.final.state.units}
+    return sorted(u for u in on_map - active if u in names)

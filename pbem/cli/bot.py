@@ -11,7 +11,10 @@ from pbem.cli import app, output
 from pbem.cli.players import KeyOption, PassphraseEnv
 
 DEFAULT_SCENARIO = "leyte-assault"
-Policy = Annotated[str, typer.Option("--policy", help="greedy (sensible play, the default) or random (legal orders drawn at random, for fuzzing).")]
+Policy = Annotated[str, typer.Option("--policy", help="greedy (sensible play, the default), lookahead (weighs candidate turns by the dice "
+                                     "and the enemy's reply; slower) or random (legal orders drawn at random, for fuzzing).")]
+Think = Annotated[Optional[float], typer.Option("--think", min=0.0, help="Seconds a turn for --policy lookahead (default 3): sets how many "
+                                                "candidate turns it weighs, two a second, never by the clock, so the orders stay the same for a seed.")]
 Seed = Annotated[Optional[int], typer.Option("--seed", help="Seed of the bot's random choices: the same view and seed give the same orders. "
                                              "Without it the Japanese secret set-up (hidden units) is drawn from the operating system's randomness.")]
 
@@ -32,6 +35,7 @@ def bot(
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Write the orders here (never over an existing file) instead of printing them.")] = None,
     policy: Policy = "greedy",
     seed: Seed = None,
+    think: Think = None,
     passphrase_env: PassphraseEnv = None,
 ) -> None:
     """Write orders for your side from your own view: valid by the engine's own check, ready for 'pbem submit'."""
@@ -62,7 +66,7 @@ def bot(
             file=str(out),
             hint=f"give -o a name that is not taken, e.g. -o {free}, or move the old file away first",
         )
-    document = bot_orders(seen, scenario_of(turn_file), policy, seed)
+    document = bot_orders(seen, scenario_of(turn_file), policy, seed, think)
     if out is None:
         output.echo_json(document)
         return
@@ -80,8 +84,9 @@ def demo(
     directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to put the identities and the game (default: ./pbem-demo-SCENARIO, numbered if taken).")] = None,
     seed: Seed = None,
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
-    us_policy: Annotated[str, typer.Option("--us", help="The US bot's policy.")] = "greedy",
-    jp_policy: Annotated[str, typer.Option("--jp", help="The Japanese bot's policy.")] = "greedy",
+    us_policy: Annotated[str, typer.Option("--us", help="The US bot's policy: greedy, lookahead or random.")] = "greedy",
+    jp_policy: Annotated[str, typer.Option("--jp", help="The Japanese bot's policy: greedy, lookahead or random.")] = "greedy",
+    think: Think = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (docs/hidden-units.md).")] = None,
 ) -> None:
     """Play a whole scenario bot against bot through the real files: keys, turn files, orders, verify, audit, result."""
@@ -112,7 +117,7 @@ def demo(
                 progress.console.print(f"  Game-Turn {t.turn:>2} {t.side:<2}  {t.moves:>3} move(s)  {t.combats:>2} combat(s)  dice {dice}")
             progress.update(task, completed=t.done, total=t.total, description=f"Game-Turn {t.turn} {t.side}")
 
-        result = run_demo(scenario, folder, seed=seed, edition=edition, policies=policies, on_turn=on_turn, options=option)
+        result = run_demo(scenario, folder, seed=seed, edition=edition, policies=policies, on_turn=on_turn, options=option, think=think)
     game = result.game
     if result.verify_findings:
         console.print(f"NOT VERIFIED: first bad file {result.verify_findings[0].file}")

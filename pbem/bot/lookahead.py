@@ -1,0 +1,103 @@
+"""The look-ahead policy: candidate turns weighed by the engine's own outcomes and the enemy's greedy reply.
+
+Each candidate is a whole turn the greedy policy writes under other
+thresholds (:class:`~pbem.bot.greedy.Knobs`: bolder or warier attacks,
+dearer or cheaper Ground Support).  Each is played through the referee's
+own step (:func:`pbem.game.referee.play`) six times, with dice arranged so
+that every die of the turn shows each face exactly once over the six
+plays — so each combat is weighed by its exact odds (1/6 a result) — and
+after each play the enemy answers as the greedy policy would, played the
+same way.  A candidate's worth is the mean Victory Point margin (15.1-15.4,
+the final terms included, as if the game ended there) for the side; the
+best is played, ties to the earlier candidate (the greedy one first).
+
+Deterministic: the candidates, their order and the dice depend only on the
+view and the seed; ``think`` sets how many candidates are tried (two a
+second, at least one, at most all), never a clock.  Under hidden units the
+side's view is not the position the referee plays (markers, a secret
+set-up), so the policy plays as greedy there.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pbem.bot.greedy import Greedy, Knobs
+from pbem.bot.orders import settle
+from pbem.bot.sight import Sight
+from pbem.datafiles import LoadedScenario
+from pbem.engine.scoring import victory_report
+from pbem.game.referee import play
+from pbem.model.state import GameState
+
+DEFAULT_THINK = 3.0
+"""Seconds of thought a turn by default: six candidates."""
+CANDIDATES_PER_SECOND = 2
+RUNS = 6
+"""Plays of each candidate: one per face of every die."""
+
+CANDIDATES = (
+    Knobs(),
+    Knobs(offensive=0.0, gsp_price=0.2),
+    Knobs(offensive=1.5, withdraw=-0.5),
+    Knobs(offensive=-0.5, withdraw=-4.0, gsp_price=0.1),
+    Knobs(offensive=1.0, withdraw=-3.0),
+    Knobs(offensive=0.25, gsp_price=0.0),
+)
+"""The thresholds tried, in order (assumed: a spread around the greedy defaults)."""
+
+
+class FaceDice:
+    """Dice for play ``run`` of six: the n-th die of the turn shows face ``order[n][run]``, each order a permutation."""
+
+    def __init__(self, seed: str, run: int) -> None:
+        self.seed, self.run, self.count = seed, run, 0
+
+    def roll(self, purpose: str) -> int:
+        faces = list(range(1, 7))
+        random.Random(f"{self.seed}:{self.count}").shuffle(faces)
+        self.count += 1
+        return faces[self.run]
+
+
+def candidate_count(think: float) -> int:
+    return max(1, min(len(CANDIDATES), int(think * CANDIDATES_PER_SECOND)))
+
+
+def margin(loaded: LoadedScenario, state: GameState, side: str) -> float:
+    points = victory_report(loaded.board, loaded.scenario, state, final=True).as_dict()["points"]
+    return points[side] - points["JP" if side == "US" else "US"]
+
+
+def lookahead_orders(view: dict[str, Any], sight: Sight, loaded: LoadedScenario, seed: int, think: float) -> dict[str, Any]:
+    """The best of the candidate turns, as orders the engine accepts."""
+    from pbem.bot.play import bot_orders
+
+    first = settle(Greedy(sight).decide())
+    if sight.state.hidden is not None:
+        return first
+    ruleset = dict(view["ruleset"])
+    ref = {"id": loaded.scenario.id, "hash": "lookahead"}
+    seen: list[str] = []
+    best, best_worth = first, None
+    for knobs in CANDIDATES[: candidate_count(think)]:
+        document = first if knobs == Knobs() else settle(Greedy(sight, knobs).decide())
+        key = repr(document)
+        if key in seen:
+            continue
+        seen.append(key)
+        worth = 0.0
+        for run in range(RUNS):
+            dice = FaceDice(f"lookahead:{seed}:{sight.seq}:{sight.side}", run)
+            step = play(loaded, ruleset, sight.state, document, dice, game="lookahead", seq=sight.seq + 1, scenario_ref=ref, source="bot")
+            if not step.last["valid"]:
+                worth = float("-inf")
+                break
+            if not step.over and step.state.to_act() == sight.enemy:
+                reply = bot_orders(step.views[sight.enemy], loaded, "greedy", seed)
+                step = play(loaded, ruleset, step.state, reply, dice, game="lookahead", seq=sight.seq + 2, scenario_ref=ref, source="bot")
+            worth += margin(loaded, step.state, sight.side) / RUNS
+        if best_worth is None or worth > best_worth + 1e-9:
+            best, best_worth = document, worth
+    return best

@@ -1,0 +1,95 @@
+"""The greedy bot plays Leyte as the players' notes describe it (issue 21), asserted on whole games.
+
+Each game is played in process through the referee's own step with a
+seeded die (:mod:`pbem.bot.selfplay`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.bot.selfplay import idle_units, play_out
+from pbem.datafiles import load_scenario
+from pbem.engine import hexes
+from pbem.engine.dummies import clear
+from pbem.engine.sequence import exit_requirement_met
+
+GREEDY = {"US": "greedy", "JP": "greedy"}
+
+
+@pytest.fixture(scope="module")
+def assault():
+    return load_scenario("leyte-assault")
+
+
+@pytest.fixture(scope="module")
+def open_games(assault):
+    return [play_out(assault, GREEDY, seed=seed) for seed in range(8)]
+
+
+@pytest.fixture(scope="module")
+def hidden_games(assault):
+    return [play_out(assault, GREEDY, seed=seed, options=["hidden-units"]) for seed in range(6)]
+
+
+def test_the_us_makes_the_exit_16_13_item_4_requires(assault, open_games):
+    (need,) = assault.scenario.exit_requirements
+    made = [exit_requirement_met(need, g.final.state) for g in open_games]
+    assert all(made), made
+    # and it leaves by the right hex in time (16.13 item 4: a 3-2-5 off at 0531 by Game-Turn 3)
+    for g in open_games:
+        record = next(r for r in g.final.state.exits if r.hex == need.hex)
+        assert record.turn <= need.by_turn
+
+
+def test_the_us_exit_is_made_under_hidden_units_in_most_games(assault, hidden_games):
+    (need,) = assault.scenario.exit_requirements
+    made = sum(exit_requirement_met(need, g.final.state) for g in hidden_games)
+    assert made >= len(hidden_games) - 1, made
+
+
+def _japanese_orders(game):
+    return [(step.state.position.turn, orders) for step, orders in zip(game.steps, game.orders) if step.state.to_act() == "JP"]
+
+
+def test_japan_keeps_moving_or_fighting_late_in_the_game(open_games, hidden_games):
+    late = [orders for g in open_games + hidden_games for turn, orders in _japanese_orders(g) if turn >= 3 and "deployment" not in orders]
+    acting = [o for o in late if o.get("attacks") or any(m.get("path") or m.get("enter") for m in o.get("moves", []))]
+    # Before issue 21 Japan gave no order at all from Game-Turn 3 on in most games.
+    assert len(acting) >= 0.8 * len(late), (len(acting), len(late))
+
+
+def test_no_unit_idle_for_the_whole_scenario_in_most_games(open_games, hidden_games):
+    games = open_games + hidden_games
+    idle = [u for g in games for u in idle_units(g)]
+    assert len(idle) <= len(games) // 2, idle
+
+
+def test_dummies_move_but_never_into_a_clear_hex_or_contact(assault, hidden_games):
+    board = assault.board
+    moved = 0
+    for g in hidden_games:
+        for step, orders, after in zip(g.steps, g.orders, g.steps[1:]):
+            if step.state.to_act() != "JP" or "deployment" in orders:
+                continue
+            units = step.state.unit_index()
+            for m in orders.get("moves", []):
+                if units[m["unit"]].is_dummy and m.get("path"):
+                    moved += 1
+                    assert not any(clear(board, h) for h in m["path"]), m  # 19B.3
+            us_hexes = {h for u, h in step.state.locations.items() if u in units and units[u].side == "US" and hexes.is_hex_id(h)}
+            for e in after.last.get("events", []):
+                if e.get("type") != "dummy_removed":
+                    continue
+                assert e["rule"] != "19B.3", e  # never seen moving through a clear hex
+                # contact exposes only a dummy the enemy came next to, which may not leave (5.14)
+                started = step.state.locations[e["unit"]]
+                assert any(hexes.adjacent(started, h) for h in us_hexes), e
+    assert moved > 0
+
+
+def test_the_us_spends_intelligence_rolls_under_hidden_units(hidden_games):
+    rolls = [o for g in hidden_games for o in g.orders if (o.get("intelligence") or {}).get("roll")]
+    assert rolls
+    for o in rolls:
+        assert o["intelligence"]["priority"]
