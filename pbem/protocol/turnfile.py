@@ -92,7 +92,7 @@ from pbem.protocol.canonical import (
 from pbem.protocol.dice import MAX_SALT_LENGTH, SEED_LENGTH, DiceStream, check_commitment, commit
 from pbem.protocol.files import text_and_source
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
-from pbem.protocol.sealing import bucket_for, open_sealed, seal, seal_info
+from pbem.protocol.sealing import bucket_size, compress, open_sealed, seal_compressed, seal_info
 
 FORMAT = "pbem-turn-2"
 KIND = "TURN"
@@ -288,12 +288,13 @@ def build_turn(
          "view_nonces": {side: b64e(view_nonces[side]) for side in SIDES}}
     )
     # One length for the three sealed parts: the referee's public choice (min_bucket), unless one needs more.
-    common_bucket = max([min_bucket, bucket_for(state_plaintext)] + [bucket_for(p) for p in view_plaintexts.values()])
+    packed = {side: compress(view_plaintexts[side]) for side in SIDES} | {REFEREE: compress(state_plaintext)}  # once each
+    common_bucket = max([min_bucket] + [bucket_size(len(data)) for data in packed.values()])
     sealed_views = {
-        side: seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket)
+        side: seal_compressed(packed[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket)
         for side in SIDES
     }
-    sealed_state = seal(state_plaintext, identities[REFEREE], referee_state_info(game, seq), min_bucket=common_bucket)
+    sealed_state = seal_compressed(packed[REFEREE], identities[REFEREE], referee_state_info(game, seq), min_bucket=common_bucket)
     body = common_body(game=game, seq=seq, scenario=scenario, ruleset=ruleset, identities=identities, public=public,
                        prev=prev, orders=orders, superseded=superseded, dice_used=dice_used, next_commitment=commit(next_seed)) | {
         "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},
