@@ -139,7 +139,11 @@ def check_state_commitment(nonce: bytes, state: Any, commitment: str, *, parsed:
 
 def commit_view(nonce: bytes, view: Any, *, parsed: bool = False) -> str:
     """The signed, public commitment to one side's sealed view."""
-    return DIGEST_PREFIX + hashlib.sha256(_VIEW_DOMAIN + nonce + canonical_bytes(view, parsed=parsed)).hexdigest()
+    return _view_commitment(nonce, canonical_bytes(view, parsed=parsed))
+
+
+def _view_commitment(nonce: bytes, view_bytes: bytes) -> str:
+    return DIGEST_PREFIX + hashlib.sha256(_VIEW_DOMAIN + nonce + view_bytes).hexdigest()
 
 
 def check_view_commitment(nonce: bytes, view: Any, commitment: str, *, parsed: bool = False) -> bool:
@@ -278,7 +282,10 @@ def build_turn(
     check_arguments(game=game, seq=seq, identities=identities, prev=prev, orders=orders, dice_used=dice_used)
 
     view_nonces = {side: secrets.token_bytes(32) for side in SIDES}
-    view_plaintexts = {side: canonical_bytes({"nonce": b64e(view_nonces[side]), "view": views[side]}) for side in SIDES}
+    # Each view written out once, for its sealed plaintext and its commitment (issue 26): the plaintext is the
+    # canonical form of {"nonce": ..., "view": ...} (keys sorted, no spaces; base64 needs no escaping).
+    view_bytes = {side: canonical_bytes(views[side]) for side in SIDES}
+    view_plaintexts = {side: b'{"nonce":"%s","view":%s}' % (b64e(view_nonces[side]).encode(), view_bytes[side]) for side in SIDES}
     for name, plaintext in view_plaintexts.items():
         if len(plaintext) > MAX_SEALED_PLAINTEXT:
             raise BadInput(f"the {name} view is {len(plaintext)} bytes, more than a reader opens ({MAX_SEALED_PLAINTEXT})")
@@ -298,7 +305,7 @@ def build_turn(
     body = common_body(game=game, seq=seq, scenario=scenario, ruleset=ruleset, identities=identities, public=public,
                        prev=prev, orders=orders, superseded=superseded, dice_used=dice_used, next_commitment=commit(next_seed)) | {
         "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},
-        "view_commitments": {side: commit_view(view_nonces[side], views[side]) for side in SIDES},
+        "view_commitments": {side: _view_commitment(view_nonces[side], view_bytes[side]) for side in SIDES},
         "referee_state": parts.descriptor(sealed_state),
         "state_commitment": commit_state(nonce, referee_state),
     }
