@@ -129,7 +129,11 @@ def new_game_id() -> str:
 
 def commit_state(nonce: bytes, state: Any, *, parsed: bool = False) -> str:
     """The commitment to a full state published in a turn file (``parsed``: as :func:`canonical_bytes` takes it)."""
-    return DIGEST_PREFIX + hashlib.sha256(_STATE_DOMAIN + nonce + canonical_bytes(state, parsed=parsed)).hexdigest()
+    return _state_commitment(nonce, canonical_bytes(state, parsed=parsed))
+
+
+def _state_commitment(nonce: bytes, state_bytes: bytes) -> str:
+    return DIGEST_PREFIX + hashlib.sha256(_STATE_DOMAIN + nonce + state_bytes).hexdigest()
 
 
 def check_state_commitment(nonce: bytes, state: Any, commitment: str, *, parsed: bool = False) -> bool:
@@ -290,10 +294,12 @@ def build_turn(
         if len(plaintext) > MAX_SEALED_PLAINTEXT:
             raise BadInput(f"the {name} view is {len(plaintext)} bytes, more than a reader opens ({MAX_SEALED_PLAINTEXT})")
     nonce = secrets.token_bytes(32)
-    state_plaintext = canonical_bytes(
-        {"format": REFEREE_STATE_FORMAT, "nonce": b64e(nonce), "state": referee_state, "next_seed": b64e(next_seed),
-         "view_nonces": {side: b64e(view_nonces[side]) for side in SIDES}}
-    )
+    # The state written out once too: the canonical form of the five keys in their sorted order, the state's
+    # own bytes between those before it and the one after it.
+    state_bytes = canonical_bytes(referee_state)
+    before = canonical_bytes({"format": REFEREE_STATE_FORMAT, "next_seed": b64e(next_seed), "nonce": b64e(nonce)})
+    after = canonical_bytes({"view_nonces": {side: b64e(view_nonces[side]) for side in SIDES}})
+    state_plaintext = before[:-1] + b',"state":' + state_bytes + b"," + after[1:]
     # One length for the three sealed parts: the referee's public choice (min_bucket), unless one needs more.
     packed = {side: compress(view_plaintexts[side]) for side in SIDES} | {REFEREE: compress(state_plaintext)}  # once each
     common_bucket = max([min_bucket] + [bucket_size(len(data)) for data in packed.values()])
@@ -307,7 +313,7 @@ def build_turn(
         "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},
         "view_commitments": {side: _view_commitment(view_nonces[side], view_bytes[side]) for side in SIDES},
         "referee_state": parts.descriptor(sealed_state),
-        "state_commitment": commit_state(nonce, referee_state),
+        "state_commitment": _state_commitment(nonce, state_bytes),
     }
     return signed_turn(referee, body, [sealed_views["US"], sealed_views["JP"], sealed_state])
 
