@@ -28,6 +28,7 @@ TINY = {
     "hidden_leaks.py": ["--games", "1"],
     "retreat_search.py": [],
     "soak.py": ["--games", "1", "--scenario", "test-skirmish"],
+    "warm_turn.py": ["--rounds", "1", "--player-turns", "1"],
 }
 
 #: Benchmarks run on a tiny budget by a test of their own, which also reads their figures' shape.

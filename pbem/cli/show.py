@@ -48,7 +48,8 @@ def show(
     _, seen = view_for(turn_file, open_key(key, passphrase_env))
     loaded = scenario_of(turn_file)
     board = loaded.board
-    objectives = [o.model_dump(exclude_none=True) for o in loaded.scenario.objectives]
+    # an objective's fields are plain values: its model_dump(exclude_none=True) without building a serializer (issue 26)
+    objectives = [{name: value for name, value in o if value is not None} for o in loaded.scenario.objectives]
     if around is not None and not board.on_board(around):
         raise BadInput(f"--around {around} is not a hex of this {board.cols}x{board.rows} map",
                        hint=f"give a hex id CCRR from 0101 to {board.cols:02d}{board.rows:02d}")

@@ -55,7 +55,13 @@ class AuditReport:
 
 
 def _same(a, b) -> bool:
-    return canonical_bytes(a) == canonical_bytes(b)
+    """Whether a record read from a turn file and the replay's are written out alike.
+
+    Written without re-reading each text to look for non-string keys (``parsed``; issue 26): the question is
+    whether the bytes are equal, and the replay's documents come from the engine whose same output the referee
+    wrote out (and checked) when he made the file.
+    """
+    return canonical_bytes(a, parsed=True) == canonical_bytes(b, parsed=True)
 
 
 def audit_with_key(folder: Path, referee: PrivateIdentity) -> AuditReport:
@@ -225,10 +231,10 @@ def _compare(report: AuditReport, turn: TurnFile, step, revealed) -> None:
         return
     # The revealed state was checked against the state commitment already: the replay's matches it
     # exactly when it matches the commitment, which spares writing out the revealed state again.
-    if not check_state_commitment(revealed[2], step.referee_state, turn.state_commitment):
+    if not check_state_commitment(revealed[2], step.referee_state, turn.state_commitment, parsed=True):  # as in _same
         report.findings.append(Finding(turn.source, "the sealed full state is not what the replay gives", turn.seq))
     for side in SIDES:
-        if commit_view(view_nonces[side], step.views[side]) != turn.view_commitments[side]:
+        if commit_view(view_nonces[side], step.views[side], parsed=True) != turn.view_commitments[side]:
             report.findings.append(Finding(turn.source, f"the sealed {side} view is not what the replay gives", turn.seq))
         else:
             report.views_checked += 1

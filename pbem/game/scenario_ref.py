@@ -84,6 +84,12 @@ def verified_scenario_document(turn: TurnFile) -> dict:
     return document
 
 
+#: Scenarios built in this process, by the hash of their document and the genesis file they came from: a warm
+#: process (a judge, the map page, the demo) builds each game's scenario and board once, not once per player-turn
+#: (issue 26).  The document is checked against the hash on every call; only the building is kept.
+_BUILT: dict[tuple[str, str], LoadedScenario] = {}
+
+
 def scenario_of(turn: TurnFile) -> LoadedScenario:
     """The scenario of ``turn``'s game, from its genesis file, checked against the hash."""
     from pbem.datafiles import scenario_from
@@ -91,7 +97,14 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
     genesis = genesis_of(turn)
     document = verified_scenario_document(turn)
     overrides = scenario_document_of(turn)[1]
-    return with_overrides(scenario_from(document, Path(genesis.source), verified=True), overrides, genesis.source)
+    key = (turn.scenario_hash, genesis.source)
+    built = _BUILT.get(key)
+    if built is None:
+        built = scenario_from(document, Path(genesis.source), verified=True)
+        if len(_BUILT) >= 4:
+            _BUILT.clear()
+        _BUILT[key] = built
+    return with_overrides(built, overrides, genesis.source)
 
 
 def with_overrides(loaded: LoadedScenario, overrides: dict | None, source: str) -> LoadedScenario:

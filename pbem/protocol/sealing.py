@@ -138,6 +138,12 @@ def seal(plaintext: bytes, recipient: PublicIdentity, info: bytes, *, min_bucket
     ``compressed=False``.
     """
     data = zlib.compress(plaintext, 9) if compress else plaintext
+    return seal_compressed(data, recipient, info, min_bucket=min_bucket)
+
+
+def seal_compressed(data: bytes, recipient: PublicIdentity, info: bytes, *, min_bucket: int = 0) -> bytes:
+    """:func:`seal` of a plaintext whose :func:`compress` the writer made already (to choose the bucket of a turn
+    file's three parts from their compressed sizes): each part is compressed once, not twice (issue 26)."""
     return SUITE.encrypt(pad(data, min_bucket), recipient.seal_key, info=info)
 
 

@@ -92,7 +92,7 @@ from pbem.protocol.canonical import (
 from pbem.protocol.dice import MAX_SALT_LENGTH, SEED_LENGTH, DiceStream, check_commitment, commit
 from pbem.protocol.files import text_and_source
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
-from pbem.protocol.sealing import bucket_for, open_sealed, seal, seal_info
+from pbem.protocol.sealing import bucket_size, compress, open_sealed, seal_compressed, seal_info
 
 FORMAT = "pbem-turn-2"
 KIND = "TURN"
@@ -129,7 +129,11 @@ def new_game_id() -> str:
 
 def commit_state(nonce: bytes, state: Any, *, parsed: bool = False) -> str:
     """The commitment to a full state published in a turn file (``parsed``: as :func:`canonical_bytes` takes it)."""
-    return DIGEST_PREFIX + hashlib.sha256(_STATE_DOMAIN + nonce + canonical_bytes(state, parsed=parsed)).hexdigest()
+    return _state_commitment(nonce, canonical_bytes(state, parsed=parsed))
+
+
+def _state_commitment(nonce: bytes, state_bytes: bytes) -> str:
+    return DIGEST_PREFIX + hashlib.sha256(_STATE_DOMAIN + nonce + state_bytes).hexdigest()
 
 
 def check_state_commitment(nonce: bytes, state: Any, commitment: str, *, parsed: bool = False) -> bool:
@@ -139,7 +143,11 @@ def check_state_commitment(nonce: bytes, state: Any, commitment: str, *, parsed:
 
 def commit_view(nonce: bytes, view: Any, *, parsed: bool = False) -> str:
     """The signed, public commitment to one side's sealed view."""
-    return DIGEST_PREFIX + hashlib.sha256(_VIEW_DOMAIN + nonce + canonical_bytes(view, parsed=parsed)).hexdigest()
+    return _view_commitment(nonce, canonical_bytes(view, parsed=parsed))
+
+
+def _view_commitment(nonce: bytes, view_bytes: bytes) -> str:
+    return DIGEST_PREFIX + hashlib.sha256(_VIEW_DOMAIN + nonce + view_bytes).hexdigest()
 
 
 def check_view_commitment(nonce: bytes, view: Any, commitment: str, *, parsed: bool = False) -> bool:
@@ -278,28 +286,34 @@ def build_turn(
     check_arguments(game=game, seq=seq, identities=identities, prev=prev, orders=orders, dice_used=dice_used)
 
     view_nonces = {side: secrets.token_bytes(32) for side in SIDES}
-    view_plaintexts = {side: canonical_bytes({"nonce": b64e(view_nonces[side]), "view": views[side]}) for side in SIDES}
+    # Each view written out once, for its sealed plaintext and its commitment (issue 26): the plaintext is the
+    # canonical form of {"nonce": ..., "view": ...} (keys sorted, no spaces; base64 needs no escaping).
+    view_bytes = {side: canonical_bytes(views[side]) for side in SIDES}
+    view_plaintexts = {side: b'{"nonce":"%s","view":%s}' % (b64e(view_nonces[side]).encode(), view_bytes[side]) for side in SIDES}
     for name, plaintext in view_plaintexts.items():
         if len(plaintext) > MAX_SEALED_PLAINTEXT:
             raise BadInput(f"the {name} view is {len(plaintext)} bytes, more than a reader opens ({MAX_SEALED_PLAINTEXT})")
     nonce = secrets.token_bytes(32)
-    state_plaintext = canonical_bytes(
-        {"format": REFEREE_STATE_FORMAT, "nonce": b64e(nonce), "state": referee_state, "next_seed": b64e(next_seed),
-         "view_nonces": {side: b64e(view_nonces[side]) for side in SIDES}}
-    )
+    # The state written out once too: the canonical form of the five keys in their sorted order, the state's
+    # own bytes between those before it and the one after it.
+    state_bytes = canonical_bytes(referee_state)
+    before = canonical_bytes({"format": REFEREE_STATE_FORMAT, "next_seed": b64e(next_seed), "nonce": b64e(nonce)})
+    after = canonical_bytes({"view_nonces": {side: b64e(view_nonces[side]) for side in SIDES}})
+    state_plaintext = before[:-1] + b',"state":' + state_bytes + b"," + after[1:]
     # One length for the three sealed parts: the referee's public choice (min_bucket), unless one needs more.
-    common_bucket = max([min_bucket, bucket_for(state_plaintext)] + [bucket_for(p) for p in view_plaintexts.values()])
+    packed = {side: compress(view_plaintexts[side]) for side in SIDES} | {REFEREE: compress(state_plaintext)}  # once each
+    common_bucket = max([min_bucket] + [bucket_size(len(data)) for data in packed.values()])
     sealed_views = {
-        side: seal(view_plaintexts[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket)
+        side: seal_compressed(packed[side], identities[side], view_info(game, seq, side), min_bucket=common_bucket)
         for side in SIDES
     }
-    sealed_state = seal(state_plaintext, identities[REFEREE], referee_state_info(game, seq), min_bucket=common_bucket)
+    sealed_state = seal_compressed(packed[REFEREE], identities[REFEREE], referee_state_info(game, seq), min_bucket=common_bucket)
     body = common_body(game=game, seq=seq, scenario=scenario, ruleset=ruleset, identities=identities, public=public,
                        prev=prev, orders=orders, superseded=superseded, dice_used=dice_used, next_commitment=commit(next_seed)) | {
         "views": {side: parts.descriptor(sealed_views[side]) for side in SIDES},
-        "view_commitments": {side: commit_view(view_nonces[side], views[side]) for side in SIDES},
+        "view_commitments": {side: _view_commitment(view_nonces[side], view_bytes[side]) for side in SIDES},
         "referee_state": parts.descriptor(sealed_state),
-        "state_commitment": commit_state(nonce, referee_state),
+        "state_commitment": _state_commitment(nonce, state_bytes),
     }
     return signed_turn(referee, body, [sealed_views["US"], sealed_views["JP"], sealed_state])
 

@@ -1,9 +1,11 @@
+import base64
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.errors import BadInput, VerificationFailed
-from pbem.protocol import keys, sealing, turnfile
+from pbem.protocol import dice, keys, sealing, turnfile
 from pbem.protocol.armour import armour
 from pbem.protocol.files import write_new
 
@@ -195,3 +197,31 @@ def test_write_new_refuses_to_overwrite(tmp_path, played):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["turn-0.txt"]
     with pytest.raises(BadInput, match="does not exist"):
         write_new(tmp_path / "missing" / "t.txt", "x")
+
+
+def test_sealed_plaintexts_are_the_canonical_forms(parties, monkeypatch):
+    """build_turn writes each view and the state out once and joins the pieces (issue 26): the sealed plaintexts
+    must be exactly the canonical JSON of what they hold, keys in order, and the commitments those of the parts."""
+    import json
+
+    from pbem.protocol.canonical import canonical_bytes
+
+    packed = []
+    monkeypatch.setattr(turnfile, "compress", lambda data: packed.append(data) or sealing.compress(data))
+    views = {"US": {"units": ["US-1"], "note": "é \u2028 \"q\""}, "JP": {"z": {"nonce": 1}, "a": [1.5, None, True]}}
+    state = {"turn": 3, "hidden": ["JP-1"], "ω": {"b": 2, "a": 1}}
+    turn = turnfile.build_turn(parties.ref, game=turnfile.new_game_id(), seq=0, scenario={"id": "x", "hash": "sha256:" + "ab" * 32},
+                               ruleset={"edition": "test", "options": []}, identities=parties.identities,
+                               public={"to_move": "US"}, views=views, referee_state=state, next_seed=dice.new_seed())
+    assert len(packed) == 3  # each part compressed once
+    for plaintext in packed:
+        document = json.loads(plaintext)
+        assert plaintext == canonical_bytes(document)
+    us, jp, referee = (json.loads(p) for p in packed)
+    assert (us["view"], jp["view"], referee["state"]) == (views["US"], views["JP"], state)
+    assert set(referee) == {"format", "nonce", "state", "next_seed", "view_nonces"}
+    for side, opened in (("US", us), ("JP", jp)):
+        nonce = base64.b64decode(opened["nonce"])
+        assert turnfile.check_view_commitment(nonce, views[side], turn.view_commitments[side])
+        assert base64.b64decode(referee["view_nonces"][side]) == nonce
+    assert turnfile.check_state_commitment(base64.b64decode(referee["nonce"]), state, turn.state_commitment)
