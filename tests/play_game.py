@@ -37,9 +37,10 @@ def planner_of(turn: Path, key: Path):
 
 
 def after_set_up(base: Path) -> Path:
-    """A hidden-units ``leyte-assault`` game past the Japanese secret set-up (as the scenario lists it):
+    """A hidden-units ``leyte-assault`` game past the Japanese secret set-up (one drawn as the template draws it, seed 0):
     ``base/game/turn-0001.pbem``, the American player to move."""
     from pbem.game.folder import load_turn
+    from pbem.bot.setup import setup_orders
     from pbem.game.player import deployment_template, side_to_move
     from pbem.game.referee import adjudicate_orders
     from pbem.game.scenario_ref import scenario_of
@@ -51,7 +52,10 @@ def after_set_up(base: Path) -> Path:
     genesis = load_turn(turn)
     jp = read_private(base / "jp.key", None)
     _, view = side_to_move(genesis, jp)
-    skeleton, _ = deployment_template(view, scenario_of(genesis).board)
+    from pbem.game.views import state_of_view
+
+    board = scenario_of(genesis).board
+    skeleton, _ = deployment_template(view, board, setup_orders(state_of_view(view), board, "greedy", 0))
     sent = build_orders_for_turn(jp, genesis, "JP", skeleton)
     done = adjudicate_orders(genesis, sent.text, "orders", read_private(base / "ref.key", None))
     nxt = turn.parent / "turn-0001.pbem"
