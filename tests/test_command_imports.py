@@ -37,7 +37,8 @@ GAME_COMMANDS = {
     "view": (["view", "{T}", "--key", "us.key"], LIGHT),
     "verify": (["verify", "game"], LIGHT),
     "orders template": (["orders", "template", "{T}", "--key", "us.key"], LIGHT),
-    "status": (["status", "game", "--key", "us.key"], LIGHT),
+    # with a key, status checks what verify --replay-mine does (issue 19 item 8): it replays the player's own turns
+    "status": (["status", "game", "--key", "us.key"], NO_VALIDATOR),
     "dice": (["dice", "game"], LIGHT),
     "reveal": (["reveal", "game", "--key", "ref.key", "-o", "{OUT}/reveal.pbem"], LIGHT),
     "validate": (["validate", "orders/orders-{S}-US.json", "--turn", "{T}", "--key", "us.key"], NO_VALIDATOR),

@@ -138,7 +138,7 @@ def _complete_or_own(report: AuditReport, reveal: Reveal, turns: dict[int, TurnF
                 fail(seq, "the referee's reveal lacks its full state")
             if opening.view_nonces is None:
                 fail(seq, "the referee's reveal lacks its view openings")
-            if seq > 0 and opening.orders is None:
+            if seq > 0 and opening.orders is None and not is_nmr(turn.orders_header):  # an NMR's orders are recomputed
                 fail(seq, "the referee's reveal lacks the orders it adjudicated")
         return
     for seq, opening in sorted(reveal.turns.items()):

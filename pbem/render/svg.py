@@ -179,13 +179,16 @@ def _label_spots(scene: Scene, pen: _Pen) -> list[Box]:
     return spots
 
 
-def _place_label(cx: float, cy: float, name: str, taken: list[Box]) -> tuple[float, float, str]:
+def _place_label(cx: float, cy: float, name: str, taken: list[Box]) -> tuple[float, float, str] | None:
     """Where a place name goes, and as what: under its mark, else a little lower, higher or aside, whichever
-    covers nothing; a long name that fits nowhere is shortened (its mark's title keeps it whole; issue 20)."""
+    covers nothing; a long name that fits nowhere is shortened; one that still fits nowhere (a crowded hex) is
+    not written, rather than written over hex numbers and counters: its mark's title and the hex panel keep it
+    (issue 20)."""
     import re
 
     tries = [(0, 0.86), (0, 1.16), (0, 0.56), (-0.5, 0.86), (0.5, 0.86), (0, 1.46), (0, 0.26)]
     tries += [(dx, dy) for dy in (0.86, 1.16, 0.56, 1.46, -0.2, -0.95) for dx in (-0.9, 0.9, -1.3, 1.3)]
+    tries += [(dx, dy) for dy in (1.76, -1.3, 2.06) for dx in (0, -0.9, 0.9, -1.8, 1.8)]
     short = re.sub(r"\s*\(.*?\)", "", name)
     for text in dict.fromkeys([name, short, short.replace(" airfield", " af."), short.replace(" airfield", "")]):
         for dx, dy in tries:
@@ -194,9 +197,7 @@ def _place_label(cx: float, cy: float, name: str, taken: list[Box]) -> tuple[flo
             if not any(_overlaps(box, other) for other in taken):
                 taken.append(box)
                 return x, y, text
-    x, y = cx, cy + 0.86 * RADIUS
-    taken.append(_text_box(x, y, name, 9))
-    return x, y, name
+    return None
 
 
 def _places(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
@@ -213,9 +214,11 @@ def _places(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
                                          "stroke": "#222", "stroke-width": "2.5"})
         else:
             ET.SubElement(mark, "circle", {"cx": _fmt(cx), "cy": _fmt(cy - RADIUS * 0.32), "r": "3.5"})
-        x, y, text = _place_label(cx, cy, name, taken)
+        label = _place_label(cx, cy, name, taken)
         ET.SubElement(mark, "title").text = name
-        ET.SubElement(mark, "text", {"class": "place-name", "x": _fmt(x), "y": _fmt(y)}).text = text
+        if label is not None:
+            x, y, text = label
+            ET.SubElement(mark, "text", {"class": "place-name", "x": _fmt(x), "y": _fmt(y)}).text = text
     _objectives(svg, scene, pen)
 
 
