@@ -198,7 +198,7 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
     under hidden units, re-judged on his view (:func:`rejudge`)."""
     from pbem.game.codec import state_from_json
     from pbem.game.nmr import nmr_document, source_of
-    from pbem.game.player import role_of
+    from pbem.game.roles import role_of
     from pbem.game.receipts import SUFFIX, read_receipt
     from pbem.game.referee import play
     from pbem.game.scenario_ref import scenario_of

@@ -77,7 +77,7 @@ def held_position(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, b
     Only the player named as committing that seed may adjudicate them; he
     re-derives it from his key and checks it against the commitment.
     """
-    from pbem.game.player import role_of
+    from pbem.game.roles import role_of
 
     role = role_of(turn, adjudicator)
     owner = turn.dice.committed_by
