@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
-from pbem.game.checks import combat_roll_problems, view_problems
+from pbem.game.record_checks import combat_roll_problems, view_problems
 from pbem.game.roles import role_of
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view
