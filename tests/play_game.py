@@ -41,7 +41,7 @@ def after_set_up(base: Path) -> Path:
     ``base/game/turn-0001.pbem``, the American player to move."""
     from pbem.game.folder import load_turn
     from pbem.game.player import deployment_template, side_to_move
-    from pbem.game.referee import adjudicate_orders
+    from pbem.game.adjudication import adjudicate_orders
     from pbem.game.scenario_ref import scenario_of
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import read_private
