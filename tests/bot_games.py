@@ -23,7 +23,8 @@ from pbem.datafiles import LoadedScenario
 from pbem.game.folder import keep_orders, load_turn, turn_name
 from pbem.game.player import side_to_move
 from pbem.game.receipts import submit_orders
-from pbem.game.referee import adjudicate_received, start_game
+from pbem.game.adjudication import adjudicate_received
+from pbem.game.referee import start_game
 from pbem.game.scenario_ref import scenario_of
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import generate, write_private, write_public

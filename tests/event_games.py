@@ -20,7 +20,8 @@ from pbem.engine import crt
 from pbem.game.folder import keep_orders, load_turn, turn_name
 from pbem.game.player import side_to_move
 from pbem.game.receipts import submit_orders
-from pbem.game.referee import adjudicate_received, start_game
+from pbem.game.adjudication import adjudicate_received
+from pbem.game.referee import start_game
 from pbem.game.reveal import read_reveal, referee_reveal, reveal_text
 from pbem.game.scenario_ref import scenario_of
 from pbem.game.twoplayer import start_two_player_game

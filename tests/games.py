@@ -41,7 +41,8 @@ def small_game(base: Path, first_orders: dict | None = None) -> dict:
     """Three unprotected keys in ``base`` and a game in ``base/game``: the genesis turn file and,
     with ``first_orders``, the US player's first player-turn adjudicated.  Returns the identities."""
     from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders, start_game
+    from pbem.game.adjudication import adjudicate_orders
+    from pbem.game.referee import start_game
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import generate, write_private, write_public
     from pbem.protocol.ordersfile import build_orders_for_turn

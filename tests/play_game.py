@@ -42,7 +42,7 @@ def after_set_up(base: Path) -> Path:
     from pbem.game.folder import load_turn
     from pbem.bot.setup import setup_orders
     from pbem.game.player import deployment_template, side_to_move
-    from pbem.game.referee import adjudicate_orders
+    from pbem.game.adjudication import adjudicate_orders
     from pbem.game.scenario_ref import scenario_of
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import read_private

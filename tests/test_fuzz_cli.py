@@ -187,7 +187,7 @@ def test_the_referee_adjudicates_any_signed_orders_without_a_fault(game, orders)
     """What a player's pbem lets through (or a modified one signs) is adjudicated or refused, never a crash."""
     from pbem.errors import PbemError
     from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders
+    from pbem.game.adjudication import adjudicate_orders
     from pbem.jsonfile import check_document
     from pbem.protocol.keys import read_private
     from pbem.protocol.ordersfile import build_orders_for_turn

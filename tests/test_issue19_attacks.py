@@ -79,7 +79,7 @@ def _forge(game: dict, folder: Path, seq: int, *, step=None, mutate=None, rolls:
     """As a dishonest referee: adjudicate the orders answering turn ``seq - 1`` honestly, then write turn ``seq``
     into ``folder`` with ``step`` (another record) or ``mutate`` (applied to views, public record and state)."""
     from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders
+    from pbem.game.adjudication import adjudicate_orders
     from pbem.protocol.dice import DiceStream, new_seed
     from pbem.protocol.turnfile import build_turn, open_referee_state
 

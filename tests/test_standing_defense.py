@@ -142,7 +142,8 @@ def test_a_game_uses_the_japanese_players_written_fpf_and_retreat(tmp_path):
     import json
 
     from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders, start_game
+    from pbem.game.adjudication import adjudicate_orders
+    from pbem.game.referee import start_game
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import generate, write_private
     from pbem.protocol.ordersfile import build_orders_for_turn

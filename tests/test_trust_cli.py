@@ -27,7 +27,7 @@ def forge(base: Path, path: Path, *, step=None, mutate=None, seq: int = 0, order
     """As a dishonest referee: adjudicate ``orders_file`` on turn ``seq`` honestly, then write turn ``seq + 1``
     with ``step`` (a changed record) or ``mutate`` (applied to the views, public record and state) instead."""
     from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders
+    from pbem.game.adjudication import adjudicate_orders
     from pbem.protocol.dice import DiceStream, new_seed
     from pbem.protocol.files import write_new
     from pbem.protocol.turnfile import build_turn, open_referee_state
@@ -183,7 +183,7 @@ def test_a_fork_shows_in_the_players_verify(game):
 def _forge_across(game: Path) -> None:
     """History A's turn file 2, from JP orders that answered history B's turn file 1."""
     from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders
+    from pbem.game.adjudication import adjudicate_orders
     from pbem.protocol.dice import DiceStream, new_seed
     from pbem.protocol.files import write_new
     from pbem.protocol.turnfile import build_turn, open_referee_state

@@ -27,7 +27,8 @@ from pbem.game.codec import state_from_json
 from pbem.game.folder import keep_orders, load_turn, turn_name
 from pbem.game.player import check_own_orders, side_to_move
 from pbem.game.receipts import submit_orders
-from pbem.game.referee import adjudicate_received, start_game
+from pbem.game.adjudication import adjudicate_received
+from pbem.game.referee import start_game
 from pbem.game.reveal import read_reveal, referee_reveal, reveal_text
 from pbem.game.scenario_ref import scenario_of
 from pbem.protocol.chain import Finding

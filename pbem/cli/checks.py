@@ -103,7 +103,7 @@ def audit(
     game = games[0]
     from pbem.game.audit import audit_game, audit_with_key
     from pbem.game.folder import latest_turn, load_turn
-    from pbem.game.player import role_of
+    from pbem.game.roles import role_of
     from pbem.game.reveal import read_reveal
 
     if _two_player(game):

@@ -98,7 +98,7 @@ def adjudicate(
         raise BadInput("no orders file given", hint="give the orders file(s) the player sent, or --nmr SIDE when none came by the deadline")
     from pbem.errors import BadInput
     from pbem.game.folder import folder_of, keep_orders, load_turn, turn_name
-    from pbem.game.referee import adjudicate_received
+    from pbem.game.adjudication import adjudicate_received
     from pbem.game.status import mail_text
     from pbem.passphrase import open_key
     from pbem.protocol.files import read_text, write_new

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.protocol import signing
-from pbem.game.checks import view_problems
+from pbem.game.record_checks import view_problems
 from pbem.game.codec import state_from_json
 from pbem.game.nmr import orders_of_record, source_of
 from pbem.game.referee import genesis_step, play

@@ -10,26 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
-from pbem.game.checks import combat_roll_problems, view_problems
-from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+from pbem.game.record_checks import combat_roll_problems, view_problems
+from pbem.game.roles import role_of
+from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view
-
-
-def role_named(turn: TurnFile, public: PublicIdentity) -> str | None:
-    """``"US"``, ``"JP"`` or ``"referee"``: whose identity this is in ``turn``'s game, or None for a stranger."""
-    return next((role for role, identity in turn.identities.items() if public.same_keys(identity)), None)
-
-
-def role_of(turn: TurnFile, identity: PrivateIdentity) -> str:
-    """``"US"``, ``"JP"`` or ``"referee"``: whose key this is in ``turn``'s game."""
-    role = role_named(turn, identity.public)
-    if role is not None:
-        return role
-    raise BadInput(
-        f"the key {identity.public.describe()} is not one of this game's " + ("two players" if turn.two_player else "three parties"),
-        file=turn.source,
-        hint="use your own key file for this game (the one whose .pub you gave the referee)",
-    )
 
 
 def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) -> tuple[str, dict[str, Any]]:

@@ -47,23 +47,3 @@ def position_digest(state) -> str:
     return digest(shown_position(state_to_json(state)))
 
 
-def position_problems(view: dict[str, Any], public: dict[str, Any]) -> list[str]:
-    """Where ``view``'s position is not the one the public record commits to (nothing for files without one)."""
-    committed = public.get("position")
-    if committed is None or not isinstance(view.get("state"), dict):
-        return []
-    state = view["state"]
-    if view.get("side") == "JP" and state.get("hidden") is not None:
-        from pbem.game.codec import state_from_json
-        from pbem.game.views import reading_view
-
-        with reading_view("the JP view"):
-            shown = position_digest(state_from_json(state))
-    else:
-        shown = digest(shown_position(state))
-    if shown != committed:
-        whose = ("the American view the public record commits to is not what your position gives"
-                 if view.get("side") == "JP" and state.get("hidden") is not None else
-                 "the position in the view is not the position the public record commits to")
-        return [f"{whose} ({shown[:19]}… against {str(committed)[:19]}…)"]
-    return []

@@ -2,7 +2,7 @@
 
 :func:`play` is the single step from one position to the next — orders and
 dice in, position, views and public record out — used both by
-:func:`adjudicate_orders` (which then signs and seals the next turn file) and
+:func:`pbem.game.adjudication.adjudicate_orders` (which then signs and seals the next turn file) and
 by the post-game audit (which replays it and compares).  It is pure given its
 dice; all randomness is the protocol's committed seed and the player's salt.
 """
@@ -21,22 +21,21 @@ from pbem.engine.problems import Problem
 from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import advance, game_over, opening
 from pbem.errors import BadInput, PbemError
-from pbem.game.codec import state_from_json, state_to_json
+from pbem.game.codec import state_to_json
 from pbem.game.fog import american_state, named_by_hex, without_awards
-from pbem.game.folder import orders_name
 from pbem.game.limits import capped, size_problem
-from pbem.game.scenario_ref import scenario_hash, scenario_of, shipped_mismatch, with_overrides
+from pbem.game.scenario_ref import scenario_hash, shipped_mismatch, with_overrides
 from pbem.game.sizes import sealed_bucket
 from pbem.game.standing import standing_problems, with_standing
-from pbem.game.views import build_view, last_turn_record, public_record, reading_view
+from pbem.game.views import build_view, last_turn_record, public_record
 from pbem.jsonfile import read_json
 from pbem.model.common import HIDDEN_UNITS, OPTIONS, SIDES, enemy_of
 from pbem.model.ruleset import Ruleset
 from pbem.model.state import GameState
-from pbem.protocol.dice import DiceStream, new_seed
+from pbem.protocol.dice import new_seed
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
-from pbem.protocol.ordersfile import OrdersBody, open_orders_for_turn
-from pbem.protocol.turnfile import REFEREE, TurnFile, build_turn, new_game_id, open_referee_state
+from pbem.protocol.ordersfile import OrdersBody
+from pbem.protocol.turnfile import REFEREE, TurnFile, build_turn, new_game_id
 
 
 @dataclass(frozen=True)
@@ -253,74 +252,3 @@ class Adjudicated:
     step: Step
 
 
-def adjudicate_orders(
-    turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity, *, earlier: list[tuple[str, str]] = ()
-) -> Adjudicated:
-    """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file.
-
-    ``earlier`` holds ``(text, source)`` of the other revisions of these orders
-    the referee received: the next turn file lists their signed headers, so
-    the player sees which of his revisions arrived, and a referee who took an
-    earlier revision than one he lists is caught by ``verify``.
-    """
-    held, seed = _held(turn, referee)
-    with reading_view(turn.source, "the full state sealed in this turn file"):
-        state = state_from_json(held["state"])
-    loaded = scenario_of(turn)
-    if game_over(loaded.scenario, state):
-        raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
-    phasing = state.to_act()  # the Japanese secret set-up comes before the first player-turn (19B.2)
-    body = open_orders_for_turn(orders_text, turn, referee, expected_side=phasing, source=orders_source)
-    superseded = {}
-    for text, source in earlier:
-        other = open_orders_for_turn(text, turn, referee, expected_side=phasing, source=source)
-        if other.digest == body.digest or other.digest in superseded:
-            continue  # the same orders sent twice
-        if other.revision >= body.revision:
-            same = other.revision == body.revision
-            raise BadInput(
-                f"is revision {other.revision} of the {phasing} orders, "
-                + (f"the same number as {orders_source} but different orders" if same else f"later than {orders_source} (revision {body.revision})"),
-                file=source,
-                hint="the player signed two different orders with one number; ask him for a new revision" if same
-                else "adjudicate the latest revision received",
-            )
-        superseded[other.digest] = other
-    dice = DiceStream(seed, body.salt)
-    scenario_ref = {"id": turn.scenario_id, "hash": turn.scenario_hash}
-    # The orders are named by what they are, not by where the referee keeps them: no local path enters a signed record.
-    step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref,
-                source=orders_name(turn.seq, body.side, body.revision))
-    earlier_headers = [o.envelope for o in sorted(superseded.values(), key=lambda o: o.revision)]
-    if turn.two_player:
-        from pbem.game.twoplayer import following_turn
-
-        following = following_turn(turn, referee, step, body, dice, earlier_headers)
-    else:
-        following = build_turn(
-            referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
-            identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
-            next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice, superseded=earlier_headers,
-            min_bucket=sealed_bucket(loaded.scenario, hidden=state.hidden is not None, previous=turn),
-        )
-    return Adjudicated(following, body, step)
-
-
-def _held(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, bytes]:
-    """The full state and the committed seed, as the one who adjudicates the orders answering ``turn`` holds them."""
-    if turn.two_player:
-        from pbem.game.twoplayer import held_position
-
-        return held_position(turn, adjudicator)
-    secret = open_referee_state(turn, adjudicator)
-    return secret.state, secret.next_seed
-
-
-def adjudicate_received(turn: TurnFile, received: list[tuple[str, str]], referee: PrivateIdentity) -> Adjudicated:
-    """:func:`adjudicate_orders` for every orders file received for ``turn`` (``(text, source)``): the
-    latest revision is adjudicated, the others listed as superseded."""
-    from pbem.protocol.ordersfile import outer_labels
-
-    ranked = sorted(received, key=lambda item: outer_labels(*item)[0]["revision"])
-    text, source = ranked[-1]
-    return adjudicate_orders(turn, text, source, referee, earlier=ranked[:-1])

@@ -117,7 +117,7 @@ def kept_orders(folder: Path, turns: dict[int, TurnFile], referee: PrivateIdenti
 
 def player_reveal(folder: Path, player: PrivateIdentity) -> Reveal:
     """A player's own views and adjudicated orders (from his receipts), opened with his key."""
-    from pbem.game.player import role_of
+    from pbem.game.roles import role_of
     from pbem.game.receipts import SUFFIX, read_receipt
 
     turns = verified_turns(folder)

@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.game.checks import verify_game
 from pbem.game.folder import orders_name, orders_revisions, turn_name
-from pbem.game.player import role_named
+from pbem.game.roles import role_named
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.turnfile import REFEREE, TurnFile
 

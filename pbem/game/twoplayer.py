@@ -20,10 +20,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import BadInput, VerificationFailed
+from pbem.errors import BadInput
 from pbem.model.common import HIDDEN_UNITS
 from pbem.protocol.chain import Finding
-from pbem.protocol.derive import orders_seed, turn_seed
+from pbem.protocol.derive import turn_seed
 from pbem.protocol.dice import DiceStream, commit
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.ordersfile import OrdersBody
@@ -69,51 +69,6 @@ def start_two_player_game(
         public=new.step.public, state=new.step.referee_state,
         next_commitment=commit(turn_seed(me, game=new.game, seq=0, prev=None)), committed_by=side,
     )
-
-
-def held_position(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, bytes]:
-    """The full state (public) and the seed the holder committed for the orders answering ``turn``.
-
-    Only the player named as committing that seed may adjudicate them; he
-    re-derives it from his key and checks it against the commitment.
-    """
-    from pbem.game.player import role_of
-
-    role = role_of(turn, adjudicator)
-    owner = turn.dice.committed_by
-    if role != owner:
-        raise BadInput(
-            f"the orders answering {Path(turn.source).name} are adjudicated by {owner}, with the seed {owner} committed; your key is {role}'s",
-            file=turn.source, hint=f"send your orders to {owner}, who runs 'pbem adjudicate'",
-        )
-    if owner == turn.writer:
-        seed = turn_seed(adjudicator, game=turn.game, seq=turn.seq, prev=turn.prev)
-    else:
-        header = turn.orders_header["body"]
-        seed = orders_seed(adjudicator, game=turn.game, turn_digest=header["answers"]["turn"], side=header["side"],
-                           revision=header["revision"])
-    if commit(seed) != turn.dice.next_commitment:
-        raise VerificationFailed(
-            f"the seed commitment in this file is not one your key made ({role})",
-            file=turn.source, field="dice.next_commitment",
-            hint="the file was made by another program or altered; run 'pbem verify' and show the result to your opponent",
-        )
-    _refuse_unless_verified(turn)
-    return turn.state, seed
-
-
-def _refuse_unless_verified(turn: TurnFile) -> None:
-    """The adjudicator plays on from a file his opponent may have written: every player-turn before must replay."""
-    from pbem.game.checks import verify_game
-    from pbem.game.folder import folder_of
-
-    folder = folder_of(turn.source)
-    check = verify_game(folder if Path(turn.source).is_file() else [turn.text], {folder})
-    if check.findings:
-        raise VerificationFailed(
-            f"the game does not verify, so nobody may adjudicate on from it: {check.findings[0].render()}",
-            file=turn.source, hint="run 'pbem verify' on your game folder and show the result to your opponent",
-        )
 
 
 def following_turn(turn: TurnFile, adjudicator: PrivateIdentity, step, body: OrdersBody, dice: DiceStream,

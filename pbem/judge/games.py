@@ -146,7 +146,7 @@ def status_lines(folder: Path, turn: TurnFile, side: str) -> list[str]:
 def adjudicate_held(judge: Judge, row: sqlite3.Row) -> str | None:
     """Adjudicate the awaited side's orders held for the current turn, if any new ones arrived: the new turn file
     is written and mailed, or the writer alone is told the rule problems.  Returns what happened."""
-    from pbem.game.referee import adjudicate_received
+    from pbem.game.adjudication import adjudicate_received
 
     if row["over"] or row["awaiting"] is None:
         return None

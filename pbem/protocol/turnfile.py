@@ -529,9 +529,7 @@ def read_turn(
     text, source = text_and_source(path_or_text, marker=ARMOUR_MARKER, what="turn file", source=source)
     turn = parse_turn(text, source)
     if turn.two_player or (genesis is not None and genesis.two_player):
-        from pbem.protocol.twoplayer import check_signature
-
-        check_signature(turn, genesis)
+        check_two_player_signature(turn, genesis)
         return turn
     if referee is None and genesis is not None:
         referee = genesis.identities[REFEREE]
@@ -627,3 +625,24 @@ def open_referee_state(turn: TurnFile, referee: PrivateIdentity) -> RefereeState
     nonces = fields.obj(content["view_nonces"], where.at("view_nonces"), set(SIDES))
     view_nonces = {side: fields.b64(nonces[side], where.at(f"view_nonces.{side}"), length=32) for side in SIDES}
     return RefereeState(content["state"], nonce, next_seed, view_nonces)
+
+
+def check_two_player_signature(turn: TurnFile, genesis: TurnFile | None) -> None:
+    """VerificationFailed unless ``turn`` is signed by the side it names, and plays ``genesis``'s two-player game."""
+    if genesis is None:
+        if turn.seq != 0:
+            raise BadInput(f"cannot check turn file seq {turn.seq} without the game's first turn file",
+                           file=turn.source, hint="keep every turn file of the game in one folder, including turn-0000.pbem")
+        genesis = turn
+    if not turn.two_player or not genesis.two_player:
+        raise VerificationFailed(
+            "mixes a two-player game with a refereed one: " + ("this file is two-player, the game's first file is not"
+                                                               if turn.two_player else "this file has a referee, the game's first file has none"),
+            file=turn.source, hint="this file belongs to another game or was forged; do not trust it",
+        )
+    for side in SIDES:
+        if not turn.identities[side].same_keys(genesis.identities[side]):
+            raise VerificationFailed(f"names {turn.identities[side].describe()} as {side}, not {genesis.identities[side].describe()}",
+                                     file=turn.source, field=f"identities.{side}",
+                                     hint="this file belongs to another game or was forged; do not trust it")
+    signing.verify(turn.envelope, genesis.identities[turn.writer], SIGN_CONTEXT, source=turn.source, role=turn.writer)

@@ -56,37 +56,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.errors import BadInput, VerificationFailed
-from pbem.protocol import signing
 from pbem.protocol.canonical import b64e
 from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
-from pbem.protocol.turnfile import SIDES, SIGN_CONTEXT, TWO_PLAYER, TurnFile, check_arguments, common_body, signed_turn
+from pbem.protocol.turnfile import SIDES, TWO_PLAYER, TurnFile, check_arguments, common_body, signed_turn
 
 
 def opponent(side: str) -> str:
     return next(other for other in SIDES if other != side)
-
-
-def check_signature(turn: TurnFile, genesis: TurnFile | None) -> None:
-    """VerificationFailed unless ``turn`` is signed by the side it names, and plays ``genesis``'s two-player game."""
-    if genesis is None:
-        if turn.seq != 0:
-            raise BadInput(f"cannot check turn file seq {turn.seq} without the game's first turn file",
-                           file=turn.source, hint="keep every turn file of the game in one folder, including turn-0000.pbem")
-        genesis = turn
-    if not turn.two_player or not genesis.two_player:
-        raise VerificationFailed(
-            "mixes a two-player game with a refereed one: " + ("this file is two-player, the game's first file is not"
-                                                               if turn.two_player else "this file has a referee, the game's first file has none"),
-            file=turn.source, hint="this file belongs to another game or was forged; do not trust it",
-        )
-    for side in SIDES:
-        if not turn.identities[side].same_keys(genesis.identities[side]):
-            raise VerificationFailed(f"names {turn.identities[side].describe()} as {side}, not {genesis.identities[side].describe()}",
-                                     file=turn.source, field=f"identities.{side}",
-                                     hint="this file belongs to another game or was forged; do not trust it")
-    signing.verify(turn.envelope, genesis.identities[turn.writer], SIGN_CONTEXT, source=turn.source, role=turn.writer)
 
 
 def build_two_player_turn(

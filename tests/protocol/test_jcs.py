@@ -49,7 +49,7 @@ def _heads(folder: Path):
 
 def test_every_signed_and_sealed_document_of_a_game_is_what_rfc_8785_writes(tmp_path):
     from pbem.game.folder import load_turn
-    from pbem.game.referee import adjudicate_orders
+    from pbem.game.adjudication import adjudicate_orders
     from pbem.game.reveal import referee_reveal, reveal_text
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn, open_orders_for_turn

@@ -1,0 +1,140 @@
+"""Adjudicating the orders answering a turn file, in either mode: check them, roll the committed dice, build the next file.
+
+It sits above the referee's single step (:func:`pbem.game.referee.play`),
+the two-player turn builder (:mod:`pbem.game.twoplayer`) and the verifier
+(:mod:`pbem.game.checks`): a two-player adjudicator plays on only from a
+game that verifies, and the verifier replays with ``play``, so this is the
+one module that needs all three.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.engine.sequence import game_over
+from pbem.errors import BadInput, VerificationFailed
+from pbem.game.codec import state_from_json
+from pbem.game.folder import orders_name
+from pbem.game.referee import Adjudicated, play
+from pbem.game.roles import role_of
+from pbem.game.scenario_ref import scenario_of
+from pbem.game.sizes import sealed_bucket
+from pbem.game.twoplayer import following_turn
+from pbem.game.views import reading_view
+from pbem.protocol.derive import orders_seed, turn_seed
+from pbem.protocol.dice import DiceStream, commit, new_seed
+from pbem.protocol.keys import PrivateIdentity
+from pbem.protocol.ordersfile import open_orders_for_turn
+from pbem.protocol.turnfile import TurnFile, build_turn, open_referee_state
+
+
+def adjudicate_orders(
+    turn: TurnFile, orders_text: str, orders_source: str, referee: PrivateIdentity, *, earlier: list[tuple[str, str]] = ()
+) -> Adjudicated:
+    """Verify the orders answering ``turn``, roll the committed dice, and build the next turn file.
+
+    ``earlier`` holds ``(text, source)`` of the other revisions of these orders
+    the referee received: the next turn file lists their signed headers, so
+    the player sees which of his revisions arrived, and a referee who took an
+    earlier revision than one he lists is caught by ``verify``.
+    """
+    held, seed = _held(turn, referee)
+    with reading_view(turn.source, "the full state sealed in this turn file"):
+        state = state_from_json(held["state"])
+    loaded = scenario_of(turn)
+    if game_over(loaded.scenario, state):
+        raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
+    phasing = state.to_act()  # the Japanese secret set-up comes before the first player-turn (19B.2)
+    body = open_orders_for_turn(orders_text, turn, referee, expected_side=phasing, source=orders_source)
+    superseded = {}
+    for text, source in earlier:
+        other = open_orders_for_turn(text, turn, referee, expected_side=phasing, source=source)
+        if other.digest == body.digest or other.digest in superseded:
+            continue  # the same orders sent twice
+        if other.revision >= body.revision:
+            same = other.revision == body.revision
+            raise BadInput(
+                f"is revision {other.revision} of the {phasing} orders, "
+                + (f"the same number as {orders_source} but different orders" if same else f"later than {orders_source} (revision {body.revision})"),
+                file=source,
+                hint="the player signed two different orders with one number; ask him for a new revision" if same
+                else "adjudicate the latest revision received",
+            )
+        superseded[other.digest] = other
+    dice = DiceStream(seed, body.salt)
+    scenario_ref = {"id": turn.scenario_id, "hash": turn.scenario_hash}
+    # The orders are named by what they are, not by where the referee keeps them: no local path enters a signed record.
+    step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref,
+                source=orders_name(turn.seq, body.side, body.revision))
+    earlier_headers = [o.envelope for o in sorted(superseded.values(), key=lambda o: o.revision)]
+    if turn.two_player:
+        following = following_turn(turn, referee, step, body, dice, earlier_headers)
+    else:
+        following = build_turn(
+            referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
+            identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
+            next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice, superseded=earlier_headers,
+            min_bucket=sealed_bucket(loaded.scenario, hidden=state.hidden is not None, previous=turn),
+        )
+    return Adjudicated(following, body, step)
+
+
+def _held(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, bytes]:
+    """The full state and the committed seed, as the one who adjudicates the orders answering ``turn`` holds them."""
+    if turn.two_player:
+        return held_position(turn, adjudicator)
+    secret = open_referee_state(turn, adjudicator)
+    return secret.state, secret.next_seed
+
+
+def adjudicate_received(turn: TurnFile, received: list[tuple[str, str]], referee: PrivateIdentity) -> Adjudicated:
+    """:func:`adjudicate_orders` for every orders file received for ``turn`` (``(text, source)``): the
+    latest revision is adjudicated, the others listed as superseded."""
+    from pbem.protocol.ordersfile import outer_labels
+
+    ranked = sorted(received, key=lambda item: outer_labels(*item)[0]["revision"])
+    text, source = ranked[-1]
+    return adjudicate_orders(turn, text, source, referee, earlier=ranked[:-1])
+
+
+def held_position(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, bytes]:
+    """The full state (public) and the seed the holder committed for the orders answering ``turn``.
+
+    Only the player named as committing that seed may adjudicate them; he
+    re-derives it from his key and checks it against the commitment.
+    """
+    role = role_of(turn, adjudicator)
+    owner = turn.dice.committed_by
+    if role != owner:
+        raise BadInput(
+            f"the orders answering {Path(turn.source).name} are adjudicated by {owner}, with the seed {owner} committed; your key is {role}'s",
+            file=turn.source, hint=f"send your orders to {owner}, who runs 'pbem adjudicate'",
+        )
+    if owner == turn.writer:
+        seed = turn_seed(adjudicator, game=turn.game, seq=turn.seq, prev=turn.prev)
+    else:
+        header = turn.orders_header["body"]
+        seed = orders_seed(adjudicator, game=turn.game, turn_digest=header["answers"]["turn"], side=header["side"],
+                           revision=header["revision"])
+    if commit(seed) != turn.dice.next_commitment:
+        raise VerificationFailed(
+            f"the seed commitment in this file is not one your key made ({role})",
+            file=turn.source, field="dice.next_commitment",
+            hint="the file was made by another program or altered; run 'pbem verify' and show the result to your opponent",
+        )
+    _refuse_unless_verified(turn)
+    return turn.state, seed
+
+
+def _refuse_unless_verified(turn: TurnFile) -> None:
+    """The adjudicator plays on from a file his opponent may have written: every player-turn before must replay."""
+    from pbem.game.checks import verify_game
+    from pbem.game.folder import folder_of
+
+    folder = folder_of(turn.source)
+    check = verify_game(folder if Path(turn.source).is_file() else [turn.text], {folder})
+    if check.findings:
+        raise VerificationFailed(
+            f"the game does not verify, so nobody may adjudicate on from it: {check.findings[0].render()}",
+            file=turn.source, hint="run 'pbem verify' on your game folder and show the result to your opponent",
+        )

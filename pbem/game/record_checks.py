@@ -1,0 +1,130 @@
+"""Checks of a signed public record that need no key: against the rolls it was made with, and against a side's view.
+
+Shared by ``pbem verify`` (:mod:`pbem.game.checks`), ``pbem view``
+(:mod:`pbem.game.player`) and the audit, so it sits below all three and
+imports none of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from pbem.game.position import position_digest, shown_position
+from pbem.protocol.canonical import canonical_bytes, digest
+
+
+def combat_roll_problems(public: dict, rolls: Iterable[dict]) -> list[str]:
+    """Where the public combat record does not show the die the public rolls made (combat N takes the roll
+    whose purpose is ``combat N: …``)."""
+    if not isinstance(public, dict) or not isinstance(public.get("last") or {}, dict):
+        return ["the public record is not an object with a 'last' record"]
+    by_combat = {}
+    for roll in rolls:
+        label = roll["purpose"].split(":", 1)[0]
+        if label.startswith("combat "):
+            by_combat[label.removeprefix("combat ")] = roll
+    combats = ((public or {}).get("last") or {}).get("combats") or []
+    problems, shown = [], set()
+    if not isinstance(combats, list) or not all(isinstance(c, dict) and "index" in c for c in combats):
+        return ["the public combat record is not a list of combats"]
+    for combat in combats:
+        if combat.get("die") is None:
+            continue
+        shown.add(str(combat["index"]))
+        roll = by_combat.get(str(combat["index"]))
+        if roll is None:
+            problems.append(f"combat {combat['index']} shows die {combat['die']}, but no roll was made for it")
+        elif roll["value"] != combat["die"]:
+            problems.append(f"combat {combat['index']} shows die {combat['die']}, but roll {roll['n']} for it is {roll['value']}")
+    for index in sorted(set(by_combat) - shown):
+        problems.append(f"roll {by_combat[index]['n']} was made for combat {index}, which the public record does not show")
+    return problems
+
+
+def combat_table_problems(public: dict, rolls: Iterable[dict]) -> list[str]:
+    """Where a public combat record is not what the Combat Results Table gives (7.61, I2), from public data alone:
+    attack less defense is the differential; the differential and terrain line give the column; column and die
+    give the result; the roll made for the combat names the same differential and line.  (The record's shape is
+    :func:`combat_roll_problems`'s to judge.)"""
+    from pbem.engine import crt
+
+    if not isinstance(public, dict) or not isinstance(public.get("last") or {}, dict):
+        return []
+    combats = (public.get("last") or {}).get("combats") or []
+    if not isinstance(combats, list):
+        return []
+    purposes = {}
+    for roll in rolls:
+        label, _, rest = roll["purpose"].partition(":")
+        if label.startswith("combat "):
+            purposes[label.removeprefix("combat ")] = rest
+    problems = []
+    for combat in combats:
+        if not isinstance(combat, dict) or combat.get("status") != "resolved":
+            continue
+        tag = f"combat {combat.get('index')}"
+        numbers = {k: combat.get(k) for k in ("attack", "defense", "differential", "die")}
+        if any(not isinstance(v, int) or isinstance(v, bool) for v in numbers.values()) or combat.get("terrain") not in crt.LINES:
+            problems.append(f"{tag} is resolved but its record lacks the strengths, differential, terrain line or die "
+                            "that the table is read with (7.61)")
+            continue
+        if numbers["attack"] - numbers["defense"] != numbers["differential"]:
+            problems.append(f"{tag} shows attack {numbers['attack']} against defense {numbers['defense']}, "
+                            f"a differential of {numbers['attack'] - numbers['defense']:+d}, not {numbers['differential']:+d} (7.0, procedure)")
+            continue
+        column = crt.column(combat["terrain"], numbers["differential"])
+        if combat.get("column") != column.label:
+            problems.append(f"{tag} shows column {combat.get('column')}, but a differential of {numbers['differential']:+d} "
+                            f"on the {combat['terrain']} line is column {column.label} (7.61, I2)")
+            continue
+        if not 1 <= numbers["die"] <= 6:
+            problems.append(f"{tag} shows die {numbers['die']}, which no die shows")
+            continue
+        expected = crt.result(column, numbers["die"])
+        if combat.get("result") != expected:
+            problems.append(f"{tag} shows column {column.label}, die {numbers['die']}: {combat.get('result')}, "
+                            f"but the table (7.61) gives {expected}")
+        said = purposes.get(str(combat.get("index")))
+        if said is not None and not said.endswith(f", {numbers['differential']:+d} on the {combat['terrain']} line"):
+            problems.append(f"{tag} shows {numbers['differential']:+d} on the {combat['terrain']} line, but the roll made "
+                            f"for it says{said.rsplit(',', 1)[-1]}")
+    return problems
+
+
+def view_problems(view: dict, public: dict) -> list[str]:
+    """Where a side's view disagrees with the signed public record of the same turn file."""
+    if not isinstance(view, dict) or not isinstance(public, dict):
+        return ["the view or the public record is not an object"]
+    problems = []
+    for key in ("awaiting", "over"):
+        if view.get(key) != public.get(key):
+            problems.append(f"the view says {key} is {view.get(key)!r}, the public record {public.get(key)!r}")
+    shown = (view.get("last") or {}).get("combats") if isinstance(view.get("last") or {}, dict) else None
+    public_combats = (public.get("last") or {}).get("combats") if isinstance(public.get("last") or {}, dict) else None
+    if canonical_bytes(shown) != canonical_bytes(public_combats):
+        problems.append("the combats in the view are not the combats of the public record")
+    if not problems:
+        problems += position_problems(view, public)
+    return problems
+
+
+def position_problems(view: dict[str, Any], public: dict[str, Any]) -> list[str]:
+    """Where ``view``'s position is not the one the public record commits to (nothing for files without one)."""
+    committed = public.get("position")
+    if committed is None or not isinstance(view.get("state"), dict):
+        return []
+    state = view["state"]
+    if view.get("side") == "JP" and state.get("hidden") is not None:
+        from pbem.game.codec import state_from_json
+        from pbem.game.views import reading_view
+
+        with reading_view("the JP view"):
+            shown = position_digest(state_from_json(state))
+    else:
+        shown = digest(shown_position(state))
+    if shown != committed:
+        whose = ("the American view the public record commits to is not what your position gives"
+                 if view.get("side") == "JP" and state.get("hidden") is not None else
+                 "the position in the view is not the position the public record commits to")
+        return [f"{whose} ({shown[:19]}… against {str(committed)[:19]}…)"]
+    return []
