@@ -21,7 +21,7 @@ set-up), so the policy plays as greedy there.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from pbem.bot.greedy import Greedy, Knobs
 from pbem.bot.orders import settle
@@ -70,10 +70,10 @@ def margin(loaded: LoadedScenario, state: GameState, side: str) -> float:
     return points[side] - points["JP" if side == "US" else "US"]
 
 
-def lookahead_orders(view: dict[str, Any], sight: Sight, loaded: LoadedScenario, seed: int, think: float) -> dict[str, Any]:
-    """The best of the candidate turns, as orders the engine accepts."""
-    from pbem.bot.play import bot_orders
-
+def lookahead_orders(view: dict[str, Any], sight: Sight, loaded: LoadedScenario, seed: int, think: float,
+                     enemy: Callable[[dict[str, Any], LoadedScenario, str, int], dict[str, Any]]) -> dict[str, Any]:
+    """The best of the candidate turns, as orders the engine accepts; ``enemy(view, loaded, policy, seed)`` gives
+    the enemy's reply (the bot's own entry, passed in by :mod:`.play` so that neither module imports the other)."""
     first = settle(Greedy(sight).decide())
     if sight.state.hidden is not None:
         return first
@@ -95,7 +95,7 @@ def lookahead_orders(view: dict[str, Any], sight: Sight, loaded: LoadedScenario,
                 worth = float("-inf")
                 break
             if not step.over and step.state.to_act() == sight.enemy:
-                reply = bot_orders(step.views[sight.enemy], loaded, "greedy", seed)
+                reply = enemy(step.views[sight.enemy], loaded, "greedy", seed)
                 step = play(loaded, ruleset, step.state, reply, dice, game="lookahead", seq=sight.seq + 2, scenario_ref=ref, source="bot")
             worth += margin(loaded, step.state, sight.side) / RUNS
         if best_worth is None or worth > best_worth + 1e-9:

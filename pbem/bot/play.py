@@ -40,7 +40,7 @@ def bot_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str = "gree
     if policy == "lookahead":
         from pbem.bot.lookahead import DEFAULT_THINK, lookahead_orders
 
-        return lookahead_orders(view, sight, loaded, seed, DEFAULT_THINK if think is None else think)
+        return lookahead_orders(view, sight, loaded, seed, DEFAULT_THINK if think is None else think, bot_orders)
     if policy == "greedy":
         plan = Greedy(sight).decide()
     else:
