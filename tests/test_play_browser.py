@@ -414,3 +414,51 @@ def test_the_intelligence_priority_by_clicking_hidden_markers(browser, tmp_path)
     assert json.loads(saved.read_text())["intelligence"] == {"roll": True, "priority": [third, first]}
     status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
     assert status == 0, out
+
+
+def test_a_hidden_marker_attacked_a_note_written_and_the_orders_submitted_by_clicks(browser, tmp_path):
+    """What the README promises beyond the Game-Turn 1 test: a hidden marker as a target, the note, and Submit showing the mail."""
+    from tests.play_game import after_set_up
+
+    empty = {"moves": [], "attacks": []}
+    for attempt in range(8):  # the set-up's intelligence roll may expose every marker a landing reaches: draw another game
+        (tmp_path / str(attempt)).mkdir()
+        turn = after_set_up(tmp_path / str(attempt))
+        key = tmp_path / str(attempt) / "us.key"
+        planner = planner_of(turn, key)
+        markers = set(planner.marker_hexes())
+        found = [(u, h, m) for u in planner.movable() if not planner.units[u].is_artillery
+                 for h in sorted(planner.reach(empty, u).cost) for m in planner.board.neighbours(h) if m in markers]
+        if found:
+            break
+    unit, to, marker = found[0]
+    play = Play(turn, key)
+    try:
+        tab, errors = _open(browser, play.url)
+        _move_by_clicks(tab, unit, to, waiting=True)
+        tab.click("#mode-attack")
+        tab.click("#new-attack")
+        tab.click(f'#map .ghost-counter[data-unit="{unit}"]')
+        _settle(tab)
+        tab.click(f'#map .counter[data-hex="{marker}"] >> nth=0')
+        _settle(tab)
+        odds = tab.inner_text('.attack[data-attack="0"] pre.odds')
+        assert f"against {marker}" in odds and "hidden unit(s)" in odds  # weighed as --explain weighs a marker
+        tab.fill("#note", "your move, general")
+        tab.press("#note", "Tab")
+        _settle(tab)
+        tab.wait_for_function("document.querySelectorAll('#problems li').length === 0")
+        tab.click("#save-orders")
+        tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
+        tab.click("#submit-orders")
+        tab.wait_for_function("!document.getElementById('mail-box').hidden")
+        assert "orders-0001-US.pbem" in tab.inner_text("#status") and "orders-0001-US.pbem" in tab.inner_text("#mail")
+        assert not errors
+    finally:
+        play.stop()
+    saved = turn.parent / "orders-0001-US.json"
+    document = json.loads(saved.read_text())
+    assert document["note"] == "your move, general" and document["attacks"] == [{"attackers": [unit], "defenders": [marker], "gsp": 0}]
+    assert (turn.parent / "orders-0001-US.pbem").exists()
+    status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
+    assert status == 0, out
