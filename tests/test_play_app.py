@@ -149,3 +149,26 @@ def test_a_stale_lock_is_replaced(game, tmp_path):
     assert lock.running(turn) is None and not path.exists()
     path.write_text("not json")
     assert lock.running(turn) is None and not path.exists()
+
+
+@pytest.mark.parametrize("ruleset", [{"edition": "dg-2009", "exclusive": "leyte"}, {"edition": "spi-1975", "exclusive": "leyte"},
+                                     {"edition": "spi-1975"}])
+def test_the_defense_choices_offered_are_those_validate_accepts(game, ruleset):
+    """The page offers a defense key (facts' ``defense_choices``) if and only if the standing check accepts an entry of it
+    (I1 for dg-2009, 13.13 for Ground Support as FPF under Leyte)."""
+    from pbem.game.standing import open_choices, standing_problems
+    from pbem.model.defense import Defense
+    from pbem.model.ruleset import Ruleset
+    from tests.play_game import planner_of
+
+    base, turn = game
+    planner = planner_of(turn, base / "us.key")
+    rules = Ruleset(**ruleset)
+    entries = {"fpf": [{"artillery": "us-13-art", "defender": "us-12-cav"}], "gsp_fpf": [{"defender": "us-12-cav", "points": 1}],
+               "retreats": [{"unit": "us-12-cav", "path": ["2628"]}], "advances": [{"unit": "us-12-cav", "to": 1}]}
+    offered = open_choices(rules)
+    assert set(offered) == set(entries)
+    for key, entry in entries.items():
+        found = standing_problems(planner.board, rules, planner.state, "US", Defense(**{key: entry}))
+        assert offered[key] == (not found), (key, found)
+    assert offered["gsp_fpf"] == (ruleset == {"edition": "spi-1975"})

@@ -311,3 +311,154 @@ def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tm
     assert json.loads(saved.read_text())["intelligence"] == {"roll": True}
     status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
     assert status == 0, out
+
+
+def _plain_spi_game(base: Path) -> Path:
+    """``leyte-assault`` played by the spi-1975 standard rules alone (no Leyte exclusive rules): Ground Support
+    may serve as FPF there (9.1), never under Leyte (13.13).  A scenario file of the test's own, as a referee could write."""
+    from pbem.datafiles import scenario_document
+
+    base.mkdir()
+    doc = scenario_document(ROOT / "scenarios" / "leyte" / "leyte-assault.json")
+    doc["id"], doc["ruleset"] = "plain-assault", {"edition": "spi-1975"}
+    (base / "plain.json").write_text(json.dumps(doc))
+    return new_game(base, scenario=str(base / "plain.json"))
+
+
+def _defense_by_clicks(tab, unit: str, depth: int, gsp: int):
+    tab.click("#mode-defense")
+    tab.click(f'#map .ghost-counter[data-unit="{unit}"]')
+    tab.click(f'[data-defense-advance="{depth}"]')
+    _settle(tab)
+    tab.wait_for_selector(f'#advances li[data-defense-advance-of="{unit}"]')
+    for _ in range(gsp):
+        tab.click(f'[data-gsp-fpf-plus="{unit}"]')
+        _settle(tab)
+
+
+def test_the_spi_1975_advances_and_ground_support_as_fpf_by_clicks_only_where_the_rules_allow(browser, tmp_path):
+    # Leyte (13.13): the page offers no Ground Support as FPF, and the advance is set by clicks
+    (tmp_path / "leyte").mkdir()
+    turn = new_game(tmp_path / "leyte", edition="spi-1975")
+    key = tmp_path / "leyte" / "us.key"
+    play = Play(turn, key)
+    try:
+        tab, errors = _open(browser, play.url)
+        _move_by_clicks(tab, "us-12-cav", "2528", waiting=True)
+        _defense_by_clicks(tab, "us-12-cav", 2, 0)
+        assert tab.locator("[data-gsp-fpf-plus]").count() == 0 and not tab.is_visible("#gsp-fpf-box")
+        tab.wait_for_function("document.querySelectorAll('#problems li').length === 0")
+        tab.click("#save-orders")
+        tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
+        assert not errors
+    finally:
+        play.stop()
+    saved = turn.parent / "orders-0000-US.json"
+    assert json.loads(saved.read_text())["defense"] == {"advances": [{"unit": "us-12-cav", "to": 2}]}
+    status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
+    assert status == 0, out
+
+    # the standard rules alone: Ground Support as FPF is offered, given by clicks, and validate accepts it
+    turn = _plain_spi_game(tmp_path / "plain")
+    key = tmp_path / "plain" / "us.key"
+    play = Play(turn, key)
+    try:
+        tab, errors = _open(browser, play.url)
+        _move_by_clicks(tab, "us-12-cav", "2528", waiting=True)
+        _defense_by_clicks(tab, "us-12-cav", 1, 2)
+        tab.wait_for_selector('#gsp-fpf li[data-gsp-fpf-of="us-12-cav"]')
+        assert "2 Ground Support Point(s) as FPF for us-12-cav" in tab.inner_text("#gsp-fpf")
+        tab.wait_for_function("document.querySelectorAll('#problems li').length === 0")
+        tab.click("#save-orders")
+        tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
+        assert not errors
+    finally:
+        play.stop()
+    saved = turn.parent / "orders-0000-US.json"
+    assert json.loads(saved.read_text())["defense"] == {"advances": [{"unit": "us-12-cav", "to": 1}],
+                                                        "gsp_fpf": [{"defender": "us-12-cav", "points": 2}]}
+    status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
+    assert status == 0, out
+
+
+def test_the_intelligence_priority_by_clicking_hidden_markers(browser, tmp_path):
+    from tests.play_game import after_set_up
+
+    turn = after_set_up(tmp_path)
+    key = tmp_path / "us.key"
+    markers = planner_of(turn, key).marker_hexes()
+    assert len(markers) >= 3
+    first, second, third = markers[2], markers[0], markers[1]
+    play = Play(turn, key)
+    try:
+        tab, errors = _open(browser, play.url)
+        tab.click("#mode-intel")
+        tab.wait_for_selector(f'.hex.allowed[data-hex="{first}"]')  # the markers are marked
+        for h in (first, second, third):
+            tab.click(f'#map .counter[data-hex="{h}"] >> nth=0')
+            _settle(tab)
+        tab.click(f'#map .counter[data-hex="{second}"] >> nth=0')  # again: out of the list
+        _settle(tab)
+        tab.click(f'#priority li[data-priority="{third}"] button >> nth=0')  # ↑: before the first
+        _settle(tab)
+        assert tab.eval_on_selector_all("#priority li[data-priority]", "els => els.map(e => e.dataset.priority)") == [third, first]
+        tab.check("#intel-roll")
+        _settle(tab)
+        tab.wait_for_function("document.querySelectorAll('#problems li').length === 0")
+        tab.click("#save-orders")
+        tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
+        assert not errors
+    finally:
+        play.stop()
+    saved = turn.parent / "orders-0001-US.json"
+    assert json.loads(saved.read_text())["intelligence"] == {"roll": True, "priority": [third, first]}
+    status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
+    assert status == 0, out
+
+
+def test_a_hidden_marker_attacked_a_note_written_and_the_orders_submitted_by_clicks(browser, tmp_path):
+    """What the README promises beyond the Game-Turn 1 test: a hidden marker as a target, the note, and Submit showing the mail."""
+    from tests.play_game import after_set_up
+
+    empty = {"moves": [], "attacks": []}
+    for attempt in range(8):  # the set-up's intelligence roll may expose every marker a landing reaches: draw another game
+        (tmp_path / str(attempt)).mkdir()
+        turn = after_set_up(tmp_path / str(attempt))
+        key = tmp_path / str(attempt) / "us.key"
+        planner = planner_of(turn, key)
+        markers = set(planner.marker_hexes())
+        found = [(u, h, m) for u in planner.movable() if not planner.units[u].is_artillery
+                 for h in sorted(planner.reach(empty, u).cost) for m in planner.board.neighbours(h) if m in markers]
+        if found:
+            break
+    unit, to, marker = found[0]
+    play = Play(turn, key)
+    try:
+        tab, errors = _open(browser, play.url)
+        _move_by_clicks(tab, unit, to, waiting=True)
+        tab.click("#mode-attack")
+        tab.click("#new-attack")
+        tab.click(f'#map .ghost-counter[data-unit="{unit}"]')
+        _settle(tab)
+        tab.click(f'#map .counter[data-hex="{marker}"] >> nth=0')
+        _settle(tab)
+        odds = tab.inner_text('.attack[data-attack="0"] pre.odds')
+        assert f"against {marker}" in odds and "hidden unit(s)" in odds  # weighed as --explain weighs a marker
+        tab.fill("#note", "your move, general")
+        tab.press("#note", "Tab")
+        _settle(tab)
+        tab.wait_for_function("document.querySelectorAll('#problems li').length === 0")
+        tab.click("#save-orders")
+        tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
+        tab.click("#submit-orders")
+        tab.wait_for_function("!document.getElementById('mail-box').hidden")
+        assert "orders-0001-US.pbem" in tab.inner_text("#status") and "orders-0001-US.pbem" in tab.inner_text("#mail")
+        assert not errors
+    finally:
+        play.stop()
+    saved = turn.parent / "orders-0001-US.json"
+    document = json.loads(saved.read_text())
+    assert document["note"] == "your move, general" and document["attacks"] == [{"attackers": [unit], "defenders": [marker], "gsp": 0}]
+    assert (turn.parent / "orders-0001-US.pbem").exists()
+    status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
+    assert status == 0, out

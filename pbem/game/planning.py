@@ -146,6 +146,18 @@ class Planner:
             return []
         return [dict(o.as_dict(), text=o.lines()) for o in weigh_attacks(self.board, self.ruleset, self.state, orders)]
 
+    # -- standing choices and intelligence ------------------------------------------
+    def defense_choices(self) -> dict[str, bool]:
+        """The keys of the ``defense`` block this player may write (:func:`~pbem.game.standing.open_choices`)."""
+        from pbem.game.standing import open_choices
+
+        return open_choices(self.ruleset)
+
+    def marker_hexes(self) -> list[str]:
+        """The hexes of the enemy's hidden markers on this view: what an intelligence priority names (19B.7)."""
+        enemy = enemy_of(self.side)
+        return sorted({self.placement.where(u) for u in self.placement.units_of(enemy) if self.units[u].kind == "hidden"})
+
     # -- moves ----------------------------------------------------------------------
     def movable(self) -> list[str]:
         """The side's units that may be given a move: on the map or waiting to come in (12.1)."""

@@ -28,6 +28,17 @@ DG_SYSTEM_CHOICE = {
 }
 
 
+def open_choices(ruleset: Ruleset) -> dict[str, bool]:
+    """Which keys of the ``defense`` block a player may write under ``ruleset``: what :func:`standing_problems` accepts.
+
+    dg-2009 leaves every choice to the system (I1); under the Leyte rules
+    Ground Support Points never serve as FPF (13.13).
+    """
+    if ruleset.dg:
+        return {key: False for key in DG_SYSTEM_CHOICE}
+    return {key: not (key == "gsp_fpf" and ruleset.leyte) for key in DG_SYSTEM_CHOICE}
+
+
 def standing_problems(board: Board, ruleset: Ruleset, state: GameState, side: str, defense: Defense | None) -> list[Problem]:
     """Every problem with ``side``'s standing ``defense`` on ``state`` (empty when there is none)."""
     if defense is None:

@@ -45,6 +45,8 @@ def _facts(sitting: Sitting) -> dict[str, Any]:
         "gsp": state.position.gsp_of(planner.side),
         "mine": mine,
         "orders_path": str(sitting.orders_path),
+        "defense_choices": planner.defense_choices(),
+        "markers": planner.marker_hexes() if state.hidden is not None else [],
     }
     if planner.setting_up:
         facts["deployment"] = planner.deployment()
@@ -89,8 +91,12 @@ def page_html(sitting: Sitting) -> str:
 <p>Click one of your artillery units, then the unit it gives Final Protective Fire to (8.4). Click a unit, then
 shift-click hexes for the route it retreats by (7.7).</p><ol id="fpf"></ol>
 <button id="no-fpf" type="button">No FPF at all</button> <button id="fpf-by-system" type="button">Let the system choose</button>
-<h3>Retreat routes</h3><ol id="retreats"></ol></section>
-<section id="panel-intel"><h2>Intelligence (19B.7)</h2><label><input type="checkbox" id="intel-roll"> spend a Ground Support Point on an intelligence roll</label></section>
+<h3>Retreat routes</h3><ol id="retreats"></ol>
+<h3>Advances after a retreating attacker (7.9)</h3><p>Click one of your units, then how deep it follows.</p><ol id="advances"></ol>
+<div id="gsp-fpf-box"><h3>Ground Support Points as FPF (9.1)</h3><p>Click one of your units, then "+1 Ground Support as FPF".</p><ol id="gsp-fpf"></ol></div></section>
+<section id="panel-intel"><h2>Intelligence (19B.7)</h2><label><input type="checkbox" id="intel-roll"> spend a Ground Support Point on an intelligence roll</label>
+<h3>Priority of hexes</h3><p>In <b>Intelligence</b> mode, click hidden markers in the order their units should be exposed; the list stands until you send a new one.</p>
+<ol id="priority"></ol><button id="priority-clear" type="button">Empty the list</button> <button id="priority-keep" type="button">Keep the last list</button></section>
 <section><h2>Note to your opponent</h2><textarea id="note" rows="2" maxlength="2000"></textarea></section>
 <section><h2>Problems</h2><ul id="problems"></ul></section>
 <section id="mail-box" hidden><h2>Mail to send</h2><pre id="mail"></pre></section>

@@ -158,6 +158,7 @@ function drawTurn() {
   drawAttacks();
   if (D.edition === 'spi-1975') drawDefense();
   $('intel-roll').checked = !!(doc.intelligence && doc.intelligence.roll);
+  if (D.hidden && D.side === 'US') drawPriority();
   drawSelected();
 }
 
@@ -168,6 +169,8 @@ function drawSelected() {
       : 'attack ' + (currentAttack + 1) + ': click your units to add or remove them, an enemy counter to add or remove it as a target';
     return;
   }
+  if (mode === 'intel') { box.textContent = 'click the hidden markers (?) in the order their units should be exposed (19B.7); click one again to take it out'; return; }
+  if (mode === 'defense' && fpfGun) return drawDefenseChoice(box);
   if (!selected || mode === 'defense') { box.textContent = mode === 'defense' ? (fpfGun ? fpfGun + ': shift-click the hexes of its retreat route' + (D.mine[fpfGun].artillery ? ', or click the unit it gives FPF to' : '') : 'click one of your units') : 'click one of your counters or reinforcements'; return; }
   const u = D.mine[selected];
   box.append(selected + (u && u.name ? ' (' + u.name + ')' : '') + (u ? ', ' + u.kind + ', ' + u.move + ' MP' : ''));
@@ -237,12 +240,85 @@ function drawDefense() {
     li.append(button('✕', {}, () => change(() => { doc.defense.retreats.splice(i, 1); if (!doc.defense.retreats.length) delete doc.defense.retreats; })));
     routes.append(li);
   });
+  const advances = $('advances'); advances.innerHTML = '';
+  ((d && d.advances) || []).forEach((a, i) => {
+    const li = html('li', {'data-defense-advance-of': a.unit}, a.unit + ' advances ' + a.to + ' hex(es) after an attacker who retreats ');
+    li.append(button('✕', {}, () => change(() => { doc.defense.advances.splice(i, 1); if (!doc.defense.advances.length) delete doc.defense.advances; })));
+    advances.append(li);
+  });
+  $('gsp-fpf-box').hidden = !D.defense_choices.gsp_fpf;
+  const given = $('gsp-fpf'); given.innerHTML = '';
+  ((d && d.gsp_fpf) || []).forEach((g, i) => {
+    const li = html('li', {'data-gsp-fpf-of': g.defender}, g.points + ' Ground Support Point(s) as FPF for ' + g.defender + ' ');
+    li.append(button('✕', {}, () => change(() => { doc.defense.gsp_fpf.splice(i, 1); if (!doc.defense.gsp_fpf.length) delete doc.defense.gsp_fpf; })));
+    given.append(li);
+  });
   if (!d || d.fpf === undefined) { list.append(html('li', {}, 'the system chooses (docs/policies.md)')); return; }
   if (!d.fpf.length) list.append(html('li', {}, 'no FPF at all'));
   d.fpf.forEach((f, i) => {
     const li = html('li', {}, f.artillery + ' covers ' + f.defender + ' ');
     li.append(button('✕', {}, () => change(() => { doc.defense.fpf.splice(i, 1); })));
     list.append(li);
+  });
+}
+
+// The choices for the unit picked in Defense mode: how deep it advances (7.9), and Ground Support as FPF where
+// the rules let a player give it (D.defense_choices, from the game layer: never under Leyte 13.13).
+function drawDefenseChoice(box) {
+  const who = fpfGun, u = D.mine[who];
+  box.append(who + ': shift-click the hexes of its retreat route' + (u.artillery ? ', or click the unit it gives FPF to' : ''));
+  const setAdvance = to => () => change(() => {
+    doc.defense = doc.defense || {};
+    const rest = (doc.defense.advances || []).filter(a => a.unit !== who);
+    doc.defense.advances = to ? rest.concat([{unit: who, to}]) : rest;
+    if (!doc.defense.advances.length) delete doc.defense.advances;
+  });
+  if (!u.artillery) {
+    const row = html('div', {}, 'if an attacker retreats from it: ');
+    for (const [to, text] of [[0, 'stays'], [1, 'advances 1 hex'], [2, 'advances 2 hexes'], [3, 'advances 3 hexes']]) {
+      row.append(button(text, {'data-defense-advance': to}, setAdvance(to)));
+    }
+    box.append(row);
+  }
+  if (D.defense_choices.gsp_fpf) {
+    const bump = by => () => change(() => {
+      doc.defense = doc.defense || {};
+      const list = doc.defense.gsp_fpf = doc.defense.gsp_fpf || [];
+      let g = list.find(x => x.defender === who);
+      if (!g) { g = {defender: who, points: 0}; list.push(g); }
+      g.points += by;
+      doc.defense.gsp_fpf = list.filter(x => x.points > 0);
+      if (!doc.defense.gsp_fpf.length) delete doc.defense.gsp_fpf;
+    });
+    box.append(html('div', {}, ''), button('+1 Ground Support as FPF', {'data-gsp-fpf-plus': who}, bump(1)),
+               button('−1', {'data-gsp-fpf-minus': who}, bump(-1)));
+  }
+}
+
+// The intelligence priority (19B.7): hexes in the order clicked; null in the orders keeps the last list.
+function drawPriority() {
+  const list = $('priority'); list.innerHTML = '';
+  const pri = doc.intelligence && doc.intelligence.priority;
+  const g = overlay();
+  if (pri === undefined || pri === null) { list.append(html('li', {}, 'the last list stands')); }
+  else if (!pri.length) list.append(html('li', {}, 'no priority: the policy chooses'));
+  (pri || []).forEach((h, i) => {
+    const li = html('li', {'data-priority': h}, h + ' ');
+    if (i) li.append(button('↑', {title: 'expose earlier'}, () => change(() => { const p = doc.intelligence.priority; [p[i - 1], p[i]] = [p[i], p[i - 1]]; })));
+    li.append(button('✕', {}, () => change(() => { doc.intelligence.priority.splice(i, 1); })));
+    list.append(li);
+    const c = centre(h); if (c) g.appendChild(el('text', {x: c[0] + 12, y: c[1] - 10, class: 'mp priority-rank', 'data-hex': h}, '#' + (i + 1)));
+  });
+  if (mode === 'intel') { const t = {}; for (const h of D.markers) t[h] = null; markHexes(t, 'allowed'); }
+}
+
+function setPriority(mutator) {
+  return change(() => {
+    doc.intelligence = doc.intelligence || {};
+    mutator(doc.intelligence);
+    if (!doc.intelligence.roll) delete doc.intelligence.roll;
+    if (doc.intelligence.priority === null) delete doc.intelligence.priority;
+    if (!Object.keys(doc.intelligence).length) delete doc.intelligence;
   });
 }
 
@@ -341,6 +417,11 @@ function onMap(ev) {
     const a = doc.attacks[currentAttack];
     return change(() => { if (mine) toggle(a.attackers, unit); else if (!D.mine[unit]) toggle(a.defenders, unit); });
   }
+  if (mode === 'intel') {
+    if (!hex) return;
+    if (!D.markers.includes(hex) && !((doc.intelligence || {}).priority || []).includes(hex)) { say(hex + ' holds no hidden marker', true); return; }
+    return setPriority(i => { i.priority = i.priority || []; toggle(i.priority, hex); });
+  }
   if (mode === 'defense') {
     if (ev.shiftKey && fpfGun && hex) {  // the picked unit's retreat route, hex by hex (7.7)
       const who = fpfGun;
@@ -403,7 +484,8 @@ async function submit(replace) {
 
 // -- wiring --------------------------------------------------------------------------------
 function addModes() {
-  const modes = D.setup ? [] : [['move', 'Move'], ['attack', 'Attack']].concat(D.edition === 'spi-1975' ? [['defense', 'Defense']] : []);
+  const modes = D.setup ? [] : [['move', 'Move'], ['attack', 'Attack']].concat(D.edition === 'spi-1975' ? [['defense', 'Defense']] : [])
+    .concat(D.hidden && D.side === 'US' ? [['intel', 'Intelligence']] : []);
   for (const [m, label] of modes) $('modes').append(button(label, {id: 'mode-' + m, 'data-mode': m}, () => { mode = m; selected = null; reach = null; fpfGun = null; draw(); }));
 }
 svg.addEventListener('click', onMap);
@@ -427,6 +509,8 @@ $('intel-roll').addEventListener('change', ev => change(() => {
   if (ev.target.checked) doc.intelligence = Object.assign({}, doc.intelligence || {}, {roll: true});
   else if (doc.intelligence) { delete doc.intelligence.roll; if (!Object.keys(doc.intelligence).length) delete doc.intelligence; }
 }));
+$('priority-clear').addEventListener('click', () => setPriority(i => { i.priority = []; }));
+$('priority-keep').addEventListener('click', () => setPriority(i => { i.priority = null; }));
 $('note').addEventListener('change', ev => change(() => { if (ev.target.value) doc.note = ev.target.value; else delete doc.note; }));
 document.addEventListener('keydown', ev => { if (ev.key === 'Escape') { selected = null; reach = null; laying = null; fpfGun = null; draw(); } });
 addModes();
