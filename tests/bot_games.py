@@ -27,7 +27,7 @@ from pbem.game.adjudication import adjudicate_received
 from pbem.game.referee import start_game
 from pbem.game.scenario_ref import scenario_of
 from pbem.protocol.files import write_new
-from pbem.protocol.keys import generate, write_private, write_public
+from tests.games import write_parties
 
 
 def exit_march(view: dict[str, Any], loaded: LoadedScenario, document: dict[str, Any]) -> dict[str, Any]:
@@ -71,10 +71,7 @@ def exit_march(view: dict[str, Any], loaded: LoadedScenario, document: dict[str,
 
 def play_bot_game(base: Path, scenario: str, *, options: list[str] | None = None, player_turns: int = 4, exits: bool = True) -> Path:
     """``player_turns`` player-turns (or the whole game) of bots in ``base/game``, keys ``ref``/``us``/``jp`` in ``base``."""
-    ids = {name: generate(name) for name in ("ref", "us", "jp")}
-    for name, identity in ids.items():
-        write_private(base / f"{name}.key", identity, None)
-        write_public(base / f"{name}.pub", identity)
+    ids = write_parties(base)
     game = base / "game"
     game.mkdir()
     genesis = start_game(scenario, ids["ref"], ids["us"].public, ids["jp"].public, None, options=options)

@@ -37,6 +37,17 @@ def run(*args, cwd: Path | None = None) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def write_parties(base: Path) -> dict:
+    """Three unprotected identities, ``ref``, ``us`` and ``jp``, written as ``base/NAME.key`` and ``base/NAME.pub``."""
+    from pbem.protocol.keys import generate, write_private, write_public
+
+    ids = {name: generate(name) for name in ("ref", "us", "jp")}
+    for name, identity in ids.items():
+        write_private(base / f"{name}.key", identity, None)
+        write_public(base / f"{name}.pub", identity)
+    return ids
+
+
 def small_game(base: Path, first_orders: dict | None = None) -> dict:
     """Three unprotected keys in ``base`` and a game in ``base/game``: the genesis turn file and,
     with ``first_orders``, the US player's first player-turn adjudicated.  Returns the identities."""
@@ -44,13 +55,9 @@ def small_game(base: Path, first_orders: dict | None = None) -> dict:
     from pbem.game.adjudication import adjudicate_orders
     from pbem.game.referee import start_game
     from pbem.protocol.files import write_new
-    from pbem.protocol.keys import generate, write_private, write_public
     from pbem.protocol.ordersfile import build_orders_for_turn
 
-    ids = {name: generate(name) for name in ("ref", "us", "jp")}
-    for name, identity in ids.items():
-        write_private(base / f"{name}.key", identity, None)
-        write_public(base / f"{name}.pub", identity)
+    ids = write_parties(base)
     folder = base / "game"
     folder.mkdir()
     genesis = start_game(str(SKIRMISH), ids["ref"], ids["us"].public, ids["jp"].public)

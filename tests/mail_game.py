@@ -62,3 +62,15 @@ def play_by_mail(base: Path, scenario: str, write_orders: WriteOrders, *, new_ar
     final = {side: json.loads(pbem("view", folders[side] / "game" / turn.name, "--key", folders[side] / f"{side.lower()}.key", "--json"))
              for side in ("US", "JP")}
     return {"folders": folders, "final": final, "public": public, "last": seq, "awaited": awaited, "said": said}
+
+
+def verify_reveal_audit(folders: dict[str, Path], adjudications: int) -> None:
+    """Every party's folder verifies; the referee publishes his reveal; each player's folder is audited from it with
+    no key, every adjudication replayed."""
+    for folder in folders.values():
+        assert "verified" in pbem("verify", folder / "game")
+    reveal = folders["ref"] / "reveal.pbem"
+    pbem("reveal", folders["ref"] / "game", "--key", folders["ref"] / "ref.key", "-o", reveal)
+    for side in ("US", "JP"):
+        audited = pbem("audit", folders[side] / "game", "--reveal", reveal)
+        assert audited.startswith(f"audited {adjudications} adjudication(s)"), audited

@@ -9,12 +9,9 @@ def new_game(base: Path, scenario: str = "leyte-assault", options: list[str] | N
     """``base/{ref,us,jp}.key`` and ``base/game/turn-0000.pbem`` of a new game of ``scenario``; returns the turn file."""
     from pbem.game.referee import start_game
     from pbem.protocol.files import write_new
-    from pbem.protocol.keys import generate, write_private, write_public
+    from tests.games import write_parties
 
-    ids = {name: generate(name) for name in ("ref", "us", "jp")}
-    for name, identity in ids.items():
-        write_private(base / f"{name}.key", identity, None)
-        write_public(base / f"{name}.pub", identity)
+    ids = write_parties(base)
     folder = base / "game"
     folder.mkdir()
     genesis = start_game(scenario, ids["ref"], ids["us"].public, ids["jp"].public, edition=edition, options=options)

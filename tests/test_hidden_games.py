@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.games import run
-from tests.mail_game import pbem, play_by_mail
+from tests.mail_game import pbem, play_by_mail, verify_reveal_audit
 
 def play_hidden(base: Path, scenario: str, seed: int = 0) -> dict:
     def by_bot(side, turn: Path, key: Path, orders: Path, _view: dict) -> None:
@@ -28,13 +28,7 @@ def test_hidden_units_game_plays_verifies_and_is_audited_by_each_player(tmp_path
     # the secret set-up came first, then the scenario's player-turns, none rejected
     assert game["awaited"][0] == "JP"
     assert game["public"]["over"] and game["public"]["victory"]["final"] is True
-    for folder in folders.values():
-        assert "verified" in pbem("verify", folder / "game")
-    reveal = folders["ref"] / "reveal.pbem"
-    pbem("reveal", folders["ref"] / "game", "--key", folders["ref"] / "ref.key", "-o", reveal)
-    for side in ("US", "JP"):
-        audited = pbem("audit", folders[side] / "game", "--reveal", reveal)
-        assert audited.startswith(f"audited {game['turns']} adjudication(s)"), audited
+    verify_reveal_audit(folders, game["turns"])
     # the American final view shows no Japanese dummy, and every Japanese unit in it is either
     # one he may examine or a marker with no strengths
     us_state = game["views"]["US"]["state"]

@@ -15,7 +15,7 @@ from pbem.datafiles import find_scenario, load_scenario
 from pbem.engine.sequence import advance, opening
 from pbem.model.common import ELIMINATED, EXITED, OFFMAP
 from pbem.model.state import ExitRecord
-from tests.mail_game import pbem, play_by_mail
+from tests.mail_game import pbem, play_by_mail, verify_reveal_audit
 from tests.test_leyte_scenarios import JP_ARRIVALS, US_ARRIVALS, counter
 
 CAMPAIGN = "leyte-campaign"
@@ -199,13 +199,7 @@ def game(tmp_path_factory):
 def test_a_whole_campaign_plays_to_the_victory_report_and_every_party_verifies_and_audits(game):
     assert game["awaited"][0] == "JP" and len(game["awaited"]) == 53  # the secret set-up, then 26 Game-Turns
     folders = game["folders"]
-    for folder in folders.values():
-        assert "verified" in pbem("verify", folder / "game")
-    reveal = folders["ref"] / "reveal.pbem"
-    pbem("reveal", folders["ref"] / "game", "--key", folders["ref"] / "ref.key", "-o", reveal)
-    for side in ("US", "JP"):
-        audited = pbem("audit", folders[side] / "game", "--reveal", reveal)
-        assert audited.startswith(f"audited {game['last']} adjudication(s)"), audited
+    verify_reveal_audit(folders, game["last"])
     reports = [game["final"]["US"]["victory"], game["final"]["JP"]["victory"], game["public"]["victory"]]
     assert reports[0] == reports[1] == reports[2] and reports[0]["final"] is True
     report = reports[0]

@@ -21,17 +21,13 @@ from pbem.protocol import signing
 from pbem.protocol.canonical import b64e
 from pbem.protocol.dice import DiceStream, new_seed
 from pbem.protocol.files import write_new
-from pbem.protocol.keys import generate, write_private, write_public
 from pbem.protocol.nmr import FORMAT, SIGN_CONTEXT, nmr_salt
 from pbem.protocol.turnfile import build_turn, open_referee_state
-from tests.games import LANDING, SKIRMISH, run
+from tests.games import LANDING, SKIRMISH, run, write_parties
 
 
 def _game(base: Path, scenario: str = str(SKIRMISH), options: list[str] | None = None) -> dict:
-    ids = {name: generate(name) for name in ("ref", "us", "jp")}
-    for name, identity in ids.items():
-        write_private(base / f"{name}.key", identity, None)
-        write_public(base / f"{name}.pub", identity)
+    ids = write_parties(base)
     (base / "game").mkdir()
     genesis = start_game(scenario, ids["ref"], ids["us"].public, ids["jp"].public, options=options)
     write_new(base / "game" / "turn-0000.pbem", genesis.text)
