@@ -10,6 +10,7 @@ Playwright on a developer's machine, never under CI.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -61,6 +62,16 @@ def _open(browser, url):
     tab.wait_for_selector("#problems")
     tab.wait_for_load_state("networkidle")
     return tab, errors
+
+
+@contextlib.contextmanager
+def _playing(browser, turn: Path, key: Path, *extra: str):
+    """A ``pbem play`` of ``turn`` and a browser tab on its page: ``(tab, errors)``; the server stopped after."""
+    play = Play(turn, key, *extra)
+    try:
+        yield _open(browser, play.url)
+    finally:
+        play.stop()
 
 
 def _settle(tab):
@@ -158,9 +169,7 @@ def test_the_japanese_hidden_set_up_by_clicks(browser, tmp_path):
     limits = planner.deployment()
     units, hexes = limits["units"], limits["hexes"]
     listed = {u: planner.state.locations[u] for u in units}
-    play = Play(turn, key)
-    try:
-        tab, errors = _open(browser, play.url)
+    with _playing(browser, turn, key) as (tab, errors):
         assert "dummies placed" in tab.inner_text("#setup-limits")
         # each unit on the hex of the next one: a set-up the scenario does not list
         for i, u in enumerate(units):
@@ -180,8 +189,6 @@ def test_the_japanese_hidden_set_up_by_clicks(browser, tmp_path):
         tab.click("#save-orders")
         tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
         assert not errors
-    finally:
-        play.stop()
     saved = json.loads((turn.parent / "orders-0000-JP.json").read_text())
     assert saved["deployment"]["units"] == {u: listed[units[(i + 1) % len(units)]] for i, u in enumerate(units)}
     assert saved["deployment"]["dummies"] == dummies
@@ -224,9 +231,7 @@ def test_three_mistakes_made_by_clicking_are_each_shown_with_their_rule_case(bro
     turn = new_game(tmp_path)
     key = tmp_path / "us.key"
     (unit, e, z, b), (lander, near, target) = _mistakes(turn, key)
-    play = Play(turn, key)
-    try:
-        tab, errors = _open(browser, play.url)
+    with _playing(browser, turn, key) as (tab, errors):
         # 1. a path laid hex by hex (shift-click) that goes on past a Japanese zone of control (6.0)
         tab.click(f'[data-waiting="{unit}"]')
         tab.wait_for_selector(".hex.reachable")
@@ -255,8 +260,6 @@ def test_three_mistakes_made_by_clicking_are_each_shown_with_their_rule_case(bro
         tab.click("#undo")
         tab.wait_for_function("document.querySelectorAll('#problems li[data-rule=\"9.1\"]').length === 0")
         assert not errors
-    finally:
-        play.stop()
 
 
 def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tmp_path):
@@ -266,9 +269,7 @@ def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tm
     (tmp_path / "spi").mkdir()
     turn = new_game(tmp_path / "spi", edition="spi-1975")
     key = tmp_path / "spi" / "us.key"
-    play = Play(turn, key)
-    try:
-        tab, errors = _open(browser, play.url)
+    with _playing(browser, turn, key) as (tab, errors):
         _move_by_clicks(tab, "us-13-art", "2428", waiting=True)
         _move_by_clicks(tab, "us-12-cav", "2528", waiting=True)
         tab.click("#mode-defense")
@@ -284,8 +285,6 @@ def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tm
         tab.click("#save-orders")
         tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
         assert not errors
-    finally:
-        play.stop()
     saved = turn.parent / "orders-0000-US.json"
     assert json.loads(saved.read_text())["defense"] == {"fpf": [{"artillery": "us-13-art", "defender": "us-12-cav"}],
                                                         "retreats": [{"unit": "us-12-cav", "path": ["2628", "2728"]}]}
@@ -296,17 +295,13 @@ def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tm
     (tmp_path / "hidden").mkdir()
     turn = after_set_up(tmp_path / "hidden")
     key = tmp_path / "hidden" / "us.key"
-    play = Play(turn, key)
-    try:
-        tab, errors = _open(browser, play.url)
+    with _playing(browser, turn, key) as (tab, errors):
         assert "Ground Support Points left: 4 of 4" in tab.inner_text("#owed")
         tab.check("#intel-roll")
         tab.wait_for_function("document.getElementById('owed').textContent.includes('left: 3 of 4')")
         tab.click("#save-orders")
         tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
         assert not errors
-    finally:
-        play.stop()
     saved = turn.parent / "orders-0001-US.json"
     assert json.loads(saved.read_text())["intelligence"] == {"roll": True}
     status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
@@ -341,9 +336,7 @@ def test_the_spi_1975_advances_and_ground_support_as_fpf_by_clicks_only_where_th
     (tmp_path / "leyte").mkdir()
     turn = new_game(tmp_path / "leyte", edition="spi-1975")
     key = tmp_path / "leyte" / "us.key"
-    play = Play(turn, key)
-    try:
-        tab, errors = _open(browser, play.url)
+    with _playing(browser, turn, key) as (tab, errors):
         _move_by_clicks(tab, "us-12-cav", "2528", waiting=True)
         _defense_by_clicks(tab, "us-12-cav", 2, 0)
         assert tab.locator("[data-gsp-fpf-plus]").count() == 0 and not tab.is_visible("#gsp-fpf-box")
@@ -351,8 +344,6 @@ def test_the_spi_1975_advances_and_ground_support_as_fpf_by_clicks_only_where_th
         tab.click("#save-orders")
         tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
         assert not errors
-    finally:
-        play.stop()
     saved = turn.parent / "orders-0000-US.json"
     assert json.loads(saved.read_text())["defense"] == {"advances": [{"unit": "us-12-cav", "to": 2}]}
     status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
@@ -361,9 +352,7 @@ def test_the_spi_1975_advances_and_ground_support_as_fpf_by_clicks_only_where_th
     # the standard rules alone: Ground Support as FPF is offered, given by clicks, and validate accepts it
     turn = _plain_spi_game(tmp_path / "plain")
     key = tmp_path / "plain" / "us.key"
-    play = Play(turn, key)
-    try:
-        tab, errors = _open(browser, play.url)
+    with _playing(browser, turn, key) as (tab, errors):
         _move_by_clicks(tab, "us-12-cav", "2528", waiting=True)
         _defense_by_clicks(tab, "us-12-cav", 1, 2)
         tab.wait_for_selector('#gsp-fpf li[data-gsp-fpf-of="us-12-cav"]')
@@ -372,8 +361,6 @@ def test_the_spi_1975_advances_and_ground_support_as_fpf_by_clicks_only_where_th
         tab.click("#save-orders")
         tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
         assert not errors
-    finally:
-        play.stop()
     saved = turn.parent / "orders-0000-US.json"
     assert json.loads(saved.read_text())["defense"] == {"advances": [{"unit": "us-12-cav", "to": 1}],
                                                         "gsp_fpf": [{"defender": "us-12-cav", "points": 2}]}
@@ -389,9 +376,7 @@ def test_the_intelligence_priority_by_clicking_hidden_markers(browser, tmp_path)
     markers = planner_of(turn, key).marker_hexes()
     assert len(markers) >= 3
     first, second, third = markers[2], markers[0], markers[1]
-    play = Play(turn, key)
-    try:
-        tab, errors = _open(browser, play.url)
+    with _playing(browser, turn, key) as (tab, errors):
         tab.click("#mode-intel")
         tab.wait_for_selector(f'.hex.allowed[data-hex="{first}"]')  # the markers are marked
         for h in (first, second, third):
@@ -408,8 +393,6 @@ def test_the_intelligence_priority_by_clicking_hidden_markers(browser, tmp_path)
         tab.click("#save-orders")
         tab.wait_for_function("document.getElementById('status').textContent.startsWith('saved to')")
         assert not errors
-    finally:
-        play.stop()
     saved = turn.parent / "orders-0001-US.json"
     assert json.loads(saved.read_text())["intelligence"] == {"roll": True, "priority": [third, first]}
     status, out, _ = run("validate", saved, "--turn", turn, "--key", key)
@@ -432,9 +415,7 @@ def test_a_hidden_marker_attacked_a_note_written_and_the_orders_submitted_by_cli
         if found:
             break
     unit, to, marker = found[0]
-    play = Play(turn, key)
-    try:
-        tab, errors = _open(browser, play.url)
+    with _playing(browser, turn, key) as (tab, errors):
         _move_by_clicks(tab, unit, to, waiting=True)
         tab.click("#mode-attack")
         tab.click("#new-attack")
@@ -454,8 +435,6 @@ def test_a_hidden_marker_attacked_a_note_written_and_the_orders_submitted_by_cli
         tab.wait_for_function("!document.getElementById('mail-box').hidden")
         assert "orders-0001-US.pbem" in tab.inner_text("#status") and "orders-0001-US.pbem" in tab.inner_text("#mail")
         assert not errors
-    finally:
-        play.stop()
     saved = turn.parent / "orders-0001-US.json"
     document = json.loads(saved.read_text())
     assert document["note"] == "your move, general" and document["attacks"] == [{"attackers": [unit], "defenders": [marker], "gsp": 0}]
