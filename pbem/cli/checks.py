@@ -106,8 +106,9 @@ def audit(
     from pbem.game.roles import role_of
     from pbem.game.reveal import read_reveal
 
-    if _two_player(game):
-        _audit_two_player(game)
+    mode = _mode(game)
+    if mode is not None and not mode.audit_needs_reveal:
+        _audit_from_files(game, mode)
         return
     if key is not None:
         from pbem.passphrase import open_key
@@ -132,34 +133,33 @@ def audit(
     typer.echo("; ".join(parts))
 
 
-def _two_player(game: Path) -> bool:
+def _mode(game: Path):
+    """The mode of the game in the folder ``game`` (None for anything else)."""
     from pbem.game.folder import latest_turn, load_turn
+    from pbem.game.modes import mode_of
 
-    return game.is_dir() and load_turn(latest_turn(game)).two_player
+    return mode_of(load_turn(latest_turn(game))) if game.is_dir() else None
 
 
 def _nothing_sealed(game: Path, what: str) -> None:
-    from pbem.errors import BadInput
+    mode = _mode(game)
+    refusal = None if mode is None else mode.nothing_to_reveal(game, what)
+    if refusal is not None:
+        raise refusal
 
-    if _two_player(game):
-        raise BadInput(f"a two-player game has nothing sealed {what}: its turn files carry the state and the orders in clear",
-                       file=str(game), hint=f"'pbem verify {game}' replays every player-turn from them")
 
-
-def _audit_two_player(game: Path) -> None:
-    """A two-player game needs no reveal: the audit is the replay ``verify`` makes."""
-    from pbem.game.twoplayer import replay_all
+def _audit_from_files(game: Path, mode) -> None:
+    """A game whose mode needs no reveal: the audit is the replay ``verify`` makes, from the files alone."""
     from pbem.protocol.chain import verify_chain
 
     chain = verify_chain(game)
-    findings, replayed = (chain.findings, 0) if not chain.ok else replay_all(chain.turns)
+    findings, replayed = (chain.findings, 0) if not chain.ok else mode.audit_from_files(chain.turns)
     if findings:
         typer.echo(f"AUDIT FAILED: first bad file {findings[0].file}")
         for f in findings:
             typer.echo(f"  {f.render()}")
         raise typer.Exit(1)
-    typer.echo(f"audited {replayed} adjudication(s) from the files alone (a two-player game hides nothing): "
-               "every state, public record and roll is what the engine gives")
+    typer.echo(mode.audit_summary(replayed))
 
 
 def _one_game(paths: list[Path]) -> bool:

@@ -11,7 +11,7 @@ import typer
 def adjudicate_nmr_command(turn: Path, orders: list[Path], key: Path, passphrase_env: Optional[str], out: Optional[Path], side: str) -> None:
     from pbem.errors import BadInput
     from pbem.game.folder import folder_of, load_turn, turn_name
-    from pbem.game.nmr import adjudicate_nmr
+    from pbem.game.modes import mode_of
     from pbem.passphrase import open_key
     from pbem.protocol.files import write_new
 
@@ -26,7 +26,7 @@ def adjudicate_nmr_command(turn: Path, orders: list[Path], key: Path, passphrase
     if target.exists():
         raise BadInput("the next turn file already exists; a turn file is never overwritten",
                        file=str(target), hint="this turn may have been adjudicated already")
-    done, record = adjudicate_nmr(turn_file, open_key(key, passphrase_env), side)
+    done, record = mode_of(turn_file).adjudicate_nmr(turn_file, open_key(key, passphrase_env), side)
     write_new(target, done.turn.text)
     last = done.step.last
     rolls = ", ".join(str(r["value"]) for r in done.turn.dice.rolls) or "none"

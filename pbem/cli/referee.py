@@ -28,7 +28,7 @@ def new(
     """Start a game: write the genesis turn file, with the first dice commitment (as referee, or as a player with --no-referee)."""
     from pbem.errors import BadInput
     from pbem.game.folder import turn_name
-    from pbem.game.referee import start_game
+    from pbem.game.modes import mode_of, mode_to_start
     from pbem.passphrase import open_key
     from pbem.protocol.files import make_folder, write_new
     from pbem.protocol.keys import read_public
@@ -56,24 +56,13 @@ def new(
         track = read_json(gsp)
         if not isinstance(track, list):
             raise BadInput("the Ground Support track must be a JSON list of rows", file=str(gsp), hint='e.g. [{"turn": 1, "US": 4, "JP": 0, "source": "house rule"}]')
-    if no_referee:
-        from pbem.game.twoplayer import start_two_player_game
-
-        genesis = start_two_player_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track, options=option)
-    else:
-        genesis = start_game(scenario, identity, read_public(us), read_public(jp), edition, ground_support=track, options=option)
+    mode = mode_to_start(referee=not no_referee, options=option)
+    genesis = mode.start(scenario, identity, read_public(us), read_public(jp), referee=None if referee is None else named,
+                         edition=edition, ground_support=track, options=option)
     make_folder(out, what="game folder")
     write_new(target, genesis.text)
-    awaiting = genesis.public["awaiting"]
-    typer.echo(f"wrote {target}: game {genesis.game}, {genesis.public['title']}" + (" (two players, no referee)" if no_referee else ""))
-    if genesis.public.get("options"):
-        typer.echo(f"options: {', '.join(genesis.public['options'])}")
-    if no_referee:
-        typer.echo(f"send {target.name} to the {awaiting} player; {awaiting} moves first and sends you his orders, which you adjudicate")
-    elif "hidden-units" in genesis.public.get("options", []):
-        typer.echo(f"send {target.name} to both players; JP sends his secret set-up first (pbem orders template writes one)")
-    else:
-        typer.echo(f"send {target.name} to both players; {awaiting} moves first")
+    for line in mode_of(genesis).announce_genesis(genesis, target):
+        typer.echo(line)
 
 
 @app.command()
@@ -99,6 +88,7 @@ def adjudicate(
     from pbem.errors import BadInput
     from pbem.game.folder import folder_of, keep_orders, load_turn, turn_name
     from pbem.game.adjudication import adjudicate_received
+    from pbem.game.modes import mode_of
     from pbem.game.status import mail_text
     from pbem.passphrase import open_key
     from pbem.protocol.files import read_text, write_new
@@ -137,30 +127,7 @@ def adjudicate(
         typer.echo(f"wrote {target}: {last['side']} orders REJECTED ({len(last['problems'])} problem(s)); nothing was applied")
         for p in last["problems"]:
             typer.echo(f"  rule {p['rule']:<6} {p['unit'] or '-':<12} {p['message']}")
-    if done.turn.two_player:
-        _two_player_next(done, target, turn_file)
-        return
-    if done.step.over:
-        typer.echo("the game is over")
-        step = "The game is over: pbem view shows the victory report; pbem reveal <game folder> --key REF.key -o reveal.pbem lets anyone audit it."
-    else:
-        typer.echo(f"send {target.name} to both players; {done.turn.public['awaiting']} moves next")
-        step = f"{done.turn.public['awaiting']} moves next: pbem view {target.name} --key YOUR.key, then pbem status <folder> --key YOUR.key."
-    output.mail(mail_text(turn_file, f"turn file {turn_file.seq + 1}", target, step), "both players")
-
-
-def _two_player_next(done, target: Path, turn_file) -> None:
-    """After a two-player adjudication: the turn file goes to the mover whose orders it carried out; say who moves next."""
-    from pbem.game.status import mail_text
-
-    mover, writer, awaiting = done.orders.side, done.turn.writer, done.turn.public["awaiting"]
-    if done.step.over:
-        typer.echo("the game is over")
-        step = "The game is over: pbem view shows the victory report; pbem verify <game folder> replays every player-turn."
-    elif awaiting == writer:
-        typer.echo(f"you ({writer}) move next: write your orders answering {target.name} and send them to {mover} with it")
-        step = f"{writer} moves next; his orders follow (or come with this file). Check it with pbem status <folder> --key YOUR.key."
-    else:
-        typer.echo(f"{awaiting} moves again; send {target.name} to {mover}")
-        step = f"{awaiting} moves again: pbem view {target.name} --key YOUR.key, then pbem status <folder> --key YOUR.key."
-    output.mail(mail_text(turn_file, f"turn file {turn_file.seq + 1}", target, step), f"the {mover} player")
+    lines, step, to = mode_of(done.turn).announce_turn(done, target)
+    for line in lines:
+        typer.echo(line)
+    output.mail(mail_text(turn_file, f"turn file {turn_file.seq + 1}", target, step), to)

@@ -18,12 +18,11 @@ from pbem.game.audit import audit_game
 from pbem.game.dice_report import summarise
 from pbem.game.folder import check_turn_sources
 from pbem.game.reveal import Reveal
-from pbem.game.twoplayer import replay_all
+from pbem.game.modes import mode_of
 from pbem.protocol.chain import Finding, verify_chain
 from pbem.protocol.turnfile import REFEREE, TurnFile
 
 HOLDS, FAILED, NOT_AUDITED, UNREADABLE, VERIFIED = "holds", "failed", "not audited", "unreadable", "verified"
-REFEREE_MODE, TWO_PLAYER = "referee", "two-player"
 
 
 @dataclass
@@ -74,12 +73,10 @@ def read_game(folder: Path) -> GameResult:
     genesis = next((t for t in chain.turns if t.seq == 0), None)
     if genesis is not None:
         result.game = genesis.game
-        result.mode = TWO_PLAYER if genesis.two_player else REFEREE_MODE
-        if not genesis.two_player:
-            result.referee = _signer(genesis)
-            result.parties = result.referee
-        else:
-            result.parties = " and ".join(f"{s} {genesis.identities[s].describe()}" for s in ("US", "JP")) + ", no referee"
+        mode = mode_of(genesis)
+        result.mode = mode.name
+        result.referee = _signer(genesis) if mode.referee(genesis) is not None else None
+        result.parties = result.referee or mode.parties(genesis)
     result.signers = {t.seq: _signer(t) for t in chain.turns}
     result.turns = chain.turns
     if not chain.ok:
@@ -95,8 +92,9 @@ def audit(result: GameResult, reveals: list[Reveal]) -> None:
     """Audit a game whose chain verified: a two-player game from its files alone, a referee's from its reveals."""
     if result.verdict != VERIFIED:
         return
-    if result.mode == TWO_PLAYER:
-        findings, result.replayed = replay_all(result.turns)
+    from_files = mode_of(result.mode).audit_from_files(result.turns)
+    if from_files is not None:
+        findings, result.replayed = from_files
         result.findings += findings
         result.verdict = FAILED if findings else HOLDS
         result.reason = "an adjudication does not replay" if findings else ""

@@ -1,8 +1,9 @@
-"""Adjudicating the orders answering a turn file, in either mode: check them, roll the committed dice, build the next file.
+"""Adjudicating the orders answering a turn file, in any mode: check them, roll the committed dice, build the next file.
 
 It sits above the referee's single step (:func:`pbem.game.referee.play`),
-the two-player turn builder (:mod:`pbem.game.twoplayer`) and the verifier
-(:mod:`pbem.game.checks`): a two-player adjudicator plays on only from a
+the game's mode (:mod:`pbem.game.modes`: who holds the state and the seed,
+how the next file is built) and the verifier (:mod:`pbem.game.checks`): an
+adjudicator who plays on from files someone else wrote does so only from a
 game that verifies, and the verifier replays with ``play``, so this is the
 one module that needs all three.
 """
@@ -15,17 +16,14 @@ from pbem.engine.sequence import game_over
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.codec import state_from_json
 from pbem.game.folder import orders_name
+from pbem.game.modes import mode_of
 from pbem.game.referee import Adjudicated, play
-from pbem.game.roles import role_of
 from pbem.game.scenario_ref import scenario_of
-from pbem.game.sizes import sealed_bucket
-from pbem.game.twoplayer import following_turn
 from pbem.game.views import reading_view
-from pbem.protocol.derive import orders_seed, turn_seed
-from pbem.protocol.dice import DiceStream, commit, new_seed
+from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.ordersfile import open_orders_for_turn
-from pbem.protocol.turnfile import TurnFile, build_turn, open_referee_state
+from pbem.protocol.turnfile import TurnFile
 
 
 def adjudicate_orders(
@@ -38,7 +36,10 @@ def adjudicate_orders(
     the player sees which of his revisions arrived, and a referee who took an
     earlier revision than one he lists is caught by ``verify``.
     """
-    held, seed = _held(turn, referee)
+    mode = mode_of(turn)
+    held, seed = mode.held(turn, referee)
+    if mode.verifies_before_adjudicating:
+        _refuse_unless_verified(turn)
     with reading_view(turn.source, "the full state sealed in this turn file"):
         state = state_from_json(held["state"])
     loaded = scenario_of(turn)
@@ -67,24 +68,8 @@ def adjudicate_orders(
     step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref,
                 source=orders_name(turn.seq, body.side, body.revision))
     earlier_headers = [o.envelope for o in sorted(superseded.values(), key=lambda o: o.revision)]
-    if turn.two_player:
-        following = following_turn(turn, referee, step, body, dice, earlier_headers)
-    else:
-        following = build_turn(
-            referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset,
-            identities=turn.identities, public=step.public, views=step.views, referee_state=step.referee_state,
-            next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice, superseded=earlier_headers,
-            min_bucket=sealed_bucket(loaded.scenario, hidden=state.hidden is not None, previous=turn),
-        )
+    following = mode.following(turn, referee, step, body, dice, earlier_headers, loaded=loaded, hidden=state.hidden is not None)
     return Adjudicated(following, body, step)
-
-
-def _held(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, bytes]:
-    """The full state and the committed seed, as the one who adjudicates the orders answering ``turn`` holds them."""
-    if turn.two_player:
-        return held_position(turn, adjudicator)
-    secret = open_referee_state(turn, adjudicator)
-    return secret.state, secret.next_seed
 
 
 def adjudicate_received(turn: TurnFile, received: list[tuple[str, str]], referee: PrivateIdentity) -> Adjudicated:
@@ -95,35 +80,6 @@ def adjudicate_received(turn: TurnFile, received: list[tuple[str, str]], referee
     ranked = sorted(received, key=lambda item: outer_labels(*item)[0]["revision"])
     text, source = ranked[-1]
     return adjudicate_orders(turn, text, source, referee, earlier=ranked[:-1])
-
-
-def held_position(turn: TurnFile, adjudicator: PrivateIdentity) -> tuple[dict, bytes]:
-    """The full state (public) and the seed the holder committed for the orders answering ``turn``.
-
-    Only the player named as committing that seed may adjudicate them; he
-    re-derives it from his key and checks it against the commitment.
-    """
-    role = role_of(turn, adjudicator)
-    owner = turn.dice.committed_by
-    if role != owner:
-        raise BadInput(
-            f"the orders answering {Path(turn.source).name} are adjudicated by {owner}, with the seed {owner} committed; your key is {role}'s",
-            file=turn.source, hint=f"send your orders to {owner}, who runs 'pbem adjudicate'",
-        )
-    if owner == turn.writer:
-        seed = turn_seed(adjudicator, game=turn.game, seq=turn.seq, prev=turn.prev)
-    else:
-        header = turn.orders_header["body"]
-        seed = orders_seed(adjudicator, game=turn.game, turn_digest=header["answers"]["turn"], side=header["side"],
-                           revision=header["revision"])
-    if commit(seed) != turn.dice.next_commitment:
-        raise VerificationFailed(
-            f"the seed commitment in this file is not one your key made ({role})",
-            file=turn.source, field="dice.next_commitment",
-            hint="the file was made by another program or altered; run 'pbem verify' and show the result to your opponent",
-        )
-    _refuse_unless_verified(turn)
-    return turn.state, seed
 
 
 def _refuse_unless_verified(turn: TurnFile) -> None:

@@ -89,9 +89,6 @@ def adjudicate_nmr(turn: TurnFile, referee: PrivateIdentity, side: str, policy: 
     """The turn file after ``turn`` when ``side``'s orders did not come: the bot's orders on ``side``'s view, the derived salt."""
     from pbem.game.referee import play
 
-    if turn.two_player:
-        raise BadInput("a two-player game has no NMR: only a referee plays the bot's orders for an absent player",
-                       file=turn.source, hint="wait for your opponent's orders")
     secret = open_referee_state(turn, referee)
     with reading_view(turn.source, "the full state sealed in this turn file"):
         state = state_from_json(secret.state["state"])

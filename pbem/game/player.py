@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
+from pbem.game.modes import mode_of
 from pbem.game.record_checks import combat_roll_problems, view_problems
 from pbem.game.roles import role_of
 from pbem.protocol.keys import PrivateIdentity
-from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view
+from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state
 
 
 def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) -> tuple[str, dict[str, Any]]:
@@ -38,12 +39,7 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
             "victory": public.get("victory"),
         }
         return role, checked_view(view, turn.source, deep=deep)
-    if turn.two_player:
-        from pbem.game.twoplayer import side_view
-
-        view = checked_view(side_view(turn, role), turn.source, deep=deep)
-    else:
-        view = checked_view(open_view(turn, role, identity), turn.source, deep=deep)
+    view = checked_view(mode_of(turn).side_view(turn, role, identity), turn.source, deep=deep)
     if not isinstance(turn.public, dict) or any(k not in turn.public for k in ("turn", "phasing", "awaiting", "over")):
         raise BadInput("the public record is malformed (not an object, or without turn, phasing, awaiting and over): the scenario and the public state cannot be read from it", file=turn.source,
                        hint="the referee's pbem may be another version; ask the referee to check the file with 'pbem verify'")
@@ -52,8 +48,7 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
         raise VerificationFailed(
             f"your {role} view does not match the signed public record: {disagreements[0]}",
             file=turn.source, field=f"views.{role}",
-            hint=f"{turn.written_by}'s file is faulty or lying; " + ("'pbem verify' names what is wrong" if turn.two_player
-                                                                   else "'pbem reveal --key' lets you prove what your view says"),
+            hint=f"{turn.written_by}'s file is faulty or lying; " + mode_of(turn).faulty_view_hint(turn),
         )
     return role, view
 

@@ -197,7 +197,7 @@ def _adjudicated(following: TurnFile, record: dict, receipt: str) -> tuple[str |
     later = [n for n in numbers if n > item["revision"]]
     listed = sorted(envelope["body"]["revision"] for envelope in following.superseded)
     note = f"{following.source}: adjudicated your revision {item['revision']} ({item['file']})"
-    judge = following.writer if following.two_player else "the referee"
+    judge = following.writer_name
     if listed:
         note += f"; {judge} lists revision(s) {', '.join(map(str, listed))} as received and superseded"
     if later:

@@ -11,6 +11,8 @@ from pbem.errors import BadInput
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.turnfile import TurnFile
 
+_PARTIES = {2: "two players", 3: "three parties"}  # the identities a game's header names
+
 
 def role_named(turn: TurnFile, public: PublicIdentity) -> str | None:
     """``"US"``, ``"JP"`` or ``"referee"``: whose identity this is in ``turn``'s game, or None for a stranger."""
@@ -23,7 +25,7 @@ def role_of(turn: TurnFile, identity: PrivateIdentity) -> str:
     if role is not None:
         return role
     raise BadInput(
-        f"the key {identity.public.describe()} is not one of this game's " + ("two players" if turn.two_player else "three parties"),
+        f"the key {identity.public.describe()} is not one of this game's " + _PARTIES.get(len(turn.identities), "parties"),
         file=turn.source,
         hint="use your own key file for this game (the one whose .pub you gave the referee)",
     )

@@ -38,7 +38,7 @@ def sealed_bucket(scenario: Scenario, *, hidden: bool, previous: TurnFile | None
     """The bucket every sealed part of the next turn file is padded to (``hidden``: the hidden-units option is on)."""
     pieces = len(scenario.units) + (scenario.hidden_units.dummies if hidden and scenario.hidden_units is not None else 0)
     size = bucket_size(BASE + PER_UNIT * pieces - _LENGTH_PREFIX)
-    if previous is not None and not previous.two_player:
+    if previous is not None and previous.views:  # a file with sealed parts: never a smaller bucket than it
         size = max(size, previous_bucket(previous))
     return size
 

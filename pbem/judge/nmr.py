@@ -21,14 +21,14 @@ from pbem.protocol.files import write_new
 
 def play_nmr(judge: Judge, row: sqlite3.Row) -> int:
     """Write the NMR turn file answering the game's current turn (once) and queue its mails; returns mails queued."""
-    from pbem.game.nmr import adjudicate_nmr
+    from pbem.game.modes import mode_of
 
     folder = folder_of(judge, row)
     turn = load_turn(folder / turn_name(row["seq"]))
     target = folder / turn_name(turn.seq + 1)
     if not target.exists():
         try:
-            done, _ = adjudicate_nmr(turn, judge.key, row["awaiting"])
+            done, _ = mode_of(turn).adjudicate_nmr(turn, judge.key, row["awaiting"])
         except PbemError as exc:  # the game's own files are at fault: reported by the poll, the other games go on
             judge.errors.append(f"game {row['id']}: the NMR cannot be played: {exc.render()}")
             return 0

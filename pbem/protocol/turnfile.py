@@ -215,6 +215,11 @@ class TurnFile:
         return f"the {self.writer} player" if self.two_player else "the referee"
 
     @property
+    def writer_name(self) -> str:
+        """Who signed this file, as a sentence names him: ``"the referee"`` or ``"JP"``."""
+        return "the referee" if self.writer == REFEREE else self.writer
+
+    @property
     def body(self) -> dict:
         """The signed body, as JSON."""
         return self.envelope["body"]
