@@ -21,6 +21,7 @@
 A two-player game (:mod:`pbem.protocol.twoplayer`) is checked the same way,
 each file against the key of the player who wrote it, and with the rules of
 who adjudicates and whose seed rolls; a problem there names the player.
+What differs between modes is asked of the mode (:mod:`pbem.protocol.modes`).
 
 It reports instead of stopping at the first problem, so that one run shows
 everything wrong; :attr:`ChainReport.first_bad` names the earliest bad file.
@@ -39,6 +40,7 @@ from pbem.protocol import signing
 from pbem.protocol.dice import check_commitment, recompute
 from pbem.protocol.files import looks_like_text, read_text, too_large
 from pbem.protocol.keys import PublicIdentity
+from pbem.protocol.modes import file_mode
 from pbem.protocol.nmr import is_nmr, record_problems
 from pbem.protocol.ordersfile import read_header
 from pbem.protocol.turnfile import KIND, REFEREE, ROLES, SIDES, SIGN_CONTEXT, TurnFile, parse_turn
@@ -206,10 +208,8 @@ def verify_chain(
             predecessors = by_seq.get(turn.seq - 1, [])
             for problem in _link_problems(turn, predecessors) + _orders_header_problems(turn, predecessors):
                 findings.append(Finding(turn.source, problem, turn.seq))
-        elif turn.two_player:
-            from pbem.protocol.twoplayer import turn_problems
-
-            findings += [Finding(turn.source, problem, turn.seq) for problem in turn_problems(turn, None)]
+        else:
+            findings += [Finding(turn.source, problem, turn.seq) for problem in file_mode(turn).genesis_problems(turn)]
         problem = _roll_problem(turn)
         if problem:
             findings.append(Finding(turn.source, problem, turn.seq))
@@ -277,18 +277,11 @@ def _link_problems(turn: TurnFile, predecessors: list[TurnFile]) -> list[str]:
         names = ", ".join(f"{p.source} ({p.digest})" for p in predecessors)
         return [f"broken hash chain: prev is {turn.prev}, but the turn file with seq {turn.seq - 1} is {names}"]
     assert turn.dice.revealed_seed is not None
-    if turn.two_player and previous.two_player:
-        from pbem.protocol.twoplayer import link_problem
-
-        wrong_writer = link_problem(turn, previous)
-        if wrong_writer:
-            return [wrong_writer]
+    wrong_writer = file_mode(turn).link_problem(turn, previous)
+    if wrong_writer:
+        return [wrong_writer]
     if not check_commitment(turn.dice.revealed_seed, previous.dice.next_commitment):
-        by = f" by {previous.dice.committed_by}" if turn.two_player else ""
-        return [
-            f"the revealed dice seed does not match the commitment {previous.dice.next_commitment} "
-            f"made{by} in seq {previous.seq} ({previous.source})" + (f": {turn.writer}, who wrote this file, revealed the wrong seed" if by else "")
-        ]
+        return [file_mode(turn).seed_mismatch(turn, previous)]
     return []
 
 
@@ -301,18 +294,13 @@ def _orders_header_problems(turn: TurnFile, predecessors: list[TurnFile] = ()) -
     except (BadInput, VerificationFailed) as exc:
         return [f"the orders header it publishes does not hold: {exc.message}"]
     problems = []
-    if turn.two_player:
-        from pbem.protocol.twoplayer import turn_problems
-
-        problems += turn_problems(turn, header)
-    elif header.next_commitment is not None:
-        problems.append(f"adjudicates {header.side} orders signed for a two-player game")
+    problems += file_mode(turn).orders_problems(turn, header)
     if header.game != turn.game:
         problems.append(f"adjudicates orders for game {header.game}, not {turn.game}")
     if header.seq != turn.seq - 1 or header.turn != turn.prev:
         problems.append(
             f"fork: the {header.side} orders it adjudicates answer turn file {header.seq} ({header.turn}), "
-            f"but this file follows {turn.seq - 1} ({turn.prev}): {turn.writer if turn.two_player else 'the referee'} showed {header.side} another history"
+            f"but this file follows {turn.seq - 1} ({turn.prev}): {turn.writer_name} showed {header.side} another history"
         )
     if header.salt != turn.dice.salt:
         problems.append(f"rolled the dice with another salt than the one in the {header.side} orders it adjudicates")

@@ -42,6 +42,7 @@ from pbem.errors import BadInput, VerificationFailed
 from pbem.protocol import fields, signing
 from pbem.protocol.canonical import b64e, canonical_bytes, digest
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+from pbem.protocol.modes import file_mode
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile
 
 FORMAT = "pbem-nmr-1"
@@ -109,8 +110,9 @@ def read_record(envelope: Any, referee: PublicIdentity, *, source: str, field_na
 
 def record_problems(turn: TurnFile, predecessors: list[TurnFile]) -> list[str]:
     """What ``pbem verify`` finds wrong with the NMR record ``turn`` publishes (``predecessors``: the files with seq - 1)."""
-    if turn.two_player:
-        return ["carries an NMR record, which only a referee may sign: a two-player game has no NMR"]
+    refused = file_mode(turn).nmr_problem(turn)
+    if refused:
+        return [refused]
     try:
         record = read_record(turn.orders_header, turn.identities[REFEREE], source=turn.source)
     except (BadInput, VerificationFailed) as exc:

@@ -69,8 +69,9 @@ from pbem.protocol.derive import orders_salt_and_nonce, orders_seed
 from pbem.protocol.dice import SALT_LENGTH, commit
 from pbem.protocol.files import text_and_source
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+from pbem.protocol.modes import file_mode
 from pbem.protocol.sealing import open_sealed, seal, seal_info
-from pbem.protocol.turnfile import ARMOUR_MARKER, REFEREE, SIDES, TurnFile
+from pbem.protocol.turnfile import ARMOUR_MARKER, SIDES, TurnFile
 
 FORMAT = "pbem-orders-2"
 SEALED_FORMAT = "pbem-orders-sealed-2"
@@ -114,6 +115,10 @@ class OrdersHeader:
     def digest(self) -> str:
         """The orders digest: how turn files, receipts and messages name these orders."""
         return digest(self.envelope)
+
+    def opened_by(self, nonce: bytes, orders: Any) -> bool:
+        """True when ``(nonce, orders)`` are the orders this header commits to (a turn file that publishes them)."""
+        return check_orders_commitment(nonce, orders, self.commitment)
 
 
 @dataclass(frozen=True)
@@ -236,15 +241,13 @@ def build_orders_for_turn(
         )
     return build_orders(
         player, game=turn.game, seq=turn.seq, turn_digest=turn.digest, side=side, orders=orders,
-        referee=turn.identities[adjudicator_of(turn, side)], revision=revision, two_player=turn.two_player,
+        referee=turn.identities[adjudicator_of(turn, side)], revision=revision, two_player=file_mode(turn).orders_commit_seed,
     )
 
 
 def adjudicator_of(turn: TurnFile, side: str) -> str:
     """Who adjudicates ``side``'s orders answering ``turn``: the referee, or in a two-player game the opponent."""
-    if not turn.two_player:
-        return REFEREE
-    return next(other for other in SIDES if other != side)
+    return file_mode(turn).adjudicator(turn, side)
 
 
 def _check_answers(
@@ -413,10 +416,10 @@ def open_orders_for_turn(
         {side: turn.identities[side] for side in SIDES},
         expected_seq=turn.seq, expected_side=expected_side, source=source,
     )
-    if (body.header.next_commitment is not None) != turn.two_player:
+    refused = file_mode(turn).orders_header_problem(body.header)
+    if refused:
         raise BadInput(
-            "these orders are signed for a two-player game and this game has a referee" if not turn.two_player
-            else "these orders carry no seed commitment, which every orders file of a two-player game does",
+            refused,
             file=body.source, field="sealed.header", hint="the player's pbem is another version; ask him to submit again",
         )
     return body

@@ -108,8 +108,6 @@ def build_two_player_turn(
 
 def turn_problems(turn: TurnFile, header) -> list[str]:
     """What one two-player turn file must hold by itself (``header``: its orders header, read, or None for the genesis)."""
-    from pbem.protocol.ordersfile import check_orders_commitment
-
     problems = []
     committed_by = turn.dice.committed_by
     if header is None:
@@ -122,7 +120,7 @@ def turn_problems(turn: TurnFile, header) -> list[str]:
                         f"adjudicated by {opponent(header.side)}, with {opponent(header.side)}'s committed seed")
     if header.next_commitment is None:
         problems.append(f"the {header.side} orders it adjudicates carry no seed commitment, which two-player orders do")
-    if turn.opened is None or not check_orders_commitment(*turn.opened, header.commitment):
+    if turn.opened is None or not header.opened_by(*turn.opened):
         problems.append(f"the orders it publishes are not the ones {header.side} signed (written by {turn.writer})")
     if committed_by != turn.writer:
         if committed_by != header.side:

@@ -15,6 +15,8 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem.protocol.modes import FileMode
+
 if TYPE_CHECKING:  # GameCheck (pbem.game.checks) and Status (pbem.game.status) sit above the modes: not imported
     from pbem.game.referee import Adjudicated
     from pbem.protocol.chain import Finding
@@ -30,6 +32,9 @@ class GameMode(ABC):
 
     name: str
     """The header's ``mode`` (``"referee"``, ``"two-player"``)."""
+
+    files: FileMode
+    """The mode's rules the protocol layer checks on the files alone (:mod:`pbem.protocol.modes`)."""
 
     # ------------------------------------------------------------ who holds which secret
 
@@ -47,9 +52,9 @@ class GameMode(ABC):
 
     # ------------------------------------------------------------ who adjudicates which player-turn
 
-    @abstractmethod
     def adjudicator(self, turn: TurnFile, side: str) -> str:
-        """The role that adjudicates ``side``'s orders answering ``turn`` (they are sealed to it)."""
+        """The role that adjudicates ``side``'s orders answering ``turn`` (they are sealed to it): the files say."""
+        return self.files.adjudicator(turn, side)
 
     @abstractmethod
     def seed_holder(self, turn: TurnFile) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pbem.game.advice import mail_subject, orders_steps, orders_subject
 from pbem.game.folder import orders_name, turn_name
 from pbem.game.modes.base import GameMode, genesis_lines
+from pbem.protocol.modes import FILE_MODES
 from pbem.protocol.turnfile import REFEREE, SIDES, build_turn, open_referee_state, open_view
 
 NAME = "referee"
@@ -17,6 +18,7 @@ NAME = "referee"
 
 class RefereeMode(GameMode):
     name = NAME
+    files = FILE_MODES[NAME]
     audit_needs_reveal = True
     verifies_before_adjudicating = False  # the referee wrote every file he plays on from, and opens his own sealed state
 
@@ -28,9 +30,6 @@ class RefereeMode(GameMode):
 
     def referee(self, genesis):
         return genesis.identities[REFEREE].describe()
-
-    def adjudicator(self, turn, side):
-        return REFEREE
 
     def seed_holder(self, turn):
         return REFEREE

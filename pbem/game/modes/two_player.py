@@ -18,14 +18,15 @@ from pbem.game.roles import role_of
 from pbem.protocol.chain import Finding
 from pbem.protocol.derive import orders_seed, turn_seed
 from pbem.protocol.dice import commit
+from pbem.protocol.modes import FILE_MODES
 from pbem.protocol.turnfile import TWO_PLAYER
-from pbem.protocol.twoplayer import opponent
 
 NAME = TWO_PLAYER
 
 
 class TwoPlayerMode(GameMode):
     name = NAME
+    files = FILE_MODES[NAME]
     audit_needs_reveal = False
     verifies_before_adjudicating = True  # he plays on from a file his opponent may have written
 
@@ -37,9 +38,6 @@ class TwoPlayerMode(GameMode):
 
     def referee(self, genesis):
         return None
-
-    def adjudicator(self, turn, side):
-        return opponent(side)
 
     def seed_holder(self, turn):
         return turn.dice.committed_by
