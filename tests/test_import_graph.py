@@ -116,6 +116,21 @@ def test_no_package_of_pbem_has_an_import_circle():
     assert not circles, "\n".join(circles)
 
 
+def test_no_subpackage_has_an_import_circle_and_the_game_modes_stand_apart():
+    """Nested packages too (``pbem/game/modes``); and each mode is written against the seam alone: the mode
+    implementations import neither each other nor what picks them (issue 24)."""
+    nested = sorted(d for d in PBEM.rglob("*") if d.is_dir() and (d / "__init__.py").exists() and d.parent != PBEM and d != PBEM)
+    assert PBEM / "game" / "modes" in nested
+    circles = [f"{d.relative_to(PBEM.parent)}: import cycle among {', '.join(c)}" for d in nested for c in cycles(import_graph(d))]
+    assert not circles, "\n".join(circles)
+    modes = import_graph(PBEM / "game" / "modes")
+    implementations = set(modes) - {"base"}
+    assert {"referee", "two_player"} <= implementations
+    assert modes["base"] == set(), "the seam imports no mode"
+    for name in implementations:
+        assert modes[name] <= {"base"}, f"the {name} mode imports {sorted(modes[name] - {'base'})}"
+
+
 def test_the_graph_walk_finds_circles_made_by_function_level_and_relative_imports(tmp_path):
     root = tmp_path / "pkg"
     game = root / "game"
