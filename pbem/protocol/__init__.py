@@ -20,6 +20,7 @@ One module per job:
 ``ordersfile`` a player's signed orders, sealed to the referee
 ``chain``      verification of a whole sequence of turn files
 ``twoplayer``  turn files of a game without a referee, signed by the player who adjudicates
+``modes``      what each game mode holds the files to (who adjudicates, what the chain checks)
 
 Every format is described precisely in its module's docstring so that another
 implementation can read, write and verify the same files.
