@@ -37,6 +37,7 @@ from pbem.bot.play import bot_orders
 from pbem.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
 from pbem.game.exposure import exposure, pieces
+from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
 from pbem.game.referee import Step, genesis_step, play
 from pbem.model.common import NOT_ON_MAP
 from pbem.model.state import GameState
@@ -63,10 +64,16 @@ class Finding:
         return f"step {self.seq}: {self.cheater} {self.what} (caught {self.when})"
 
 
+def derived(secret: bytes, label: str, *, game: str, seq: int, length: int = 32) -> bytes:
+    """A value of step ``seq`` derived from a player's per-game secret (HKDF-SHA256): he keeps nothing else, a
+    resend gives the same bytes, and the Japanese player's published secret lets the audit re-derive his."""
+    info = b"pbem-v1/blind-" + label.encode("ascii") + b"\x00" + canonical_bytes({"game": game, "seq": seq})
+    return HKDF(algorithm=hashes.SHA256(), length=length, salt=None, info=info).derive(secret)
+
+
 def orders_salt_nonce(secret: bytes, *, game: str, seq: int) -> tuple[bytes, bytes]:
-    """The Japanese salt for the dice of step ``seq`` and the nonce of his orders' commitment, from his secret."""
-    info = b"pbem-v1/blind-orders-salt\x00" + canonical_bytes({"game": game, "seq": seq})
-    both = HKDF(algorithm=hashes.SHA256(), length=64, salt=None, info=info).derive(secret)
+    """The Japanese salt for the dice of step ``seq`` and the nonce of his orders' commitment."""
+    both = derived(secret, "orders-salt", game=game, seq=seq, length=64)
     return both[:32], both[32:]
 
 
@@ -94,6 +101,7 @@ class Publication:
     seed: bytes | None  # the Japanese seed revealed (American player-turns)
     salt: bytes  # the mover's salt
     next_seed: str  # commitment to the Japanese seed of the next American player-turn
+    public: dict = field(default_factory=dict)  # the public record (combats), as a turn file's
 
 
 @dataclass
@@ -138,14 +146,15 @@ class Japanese:
         return self.trees[seq]
 
     def seed_for(self, seq: int) -> bytes:
-        return self.seeds.setdefault(seq, dice.new_seed())
+        """His seed for the dice of the American player-turn ``seq`` (committed one step earlier)."""
+        return self.seeds.setdefault(seq, derived(self.secret, "jp-seed", game=self.game, seq=seq))
 
 
 class American:
     """The American player: checks every opening against a root he already holds, acknowledges each root."""
 
-    def __init__(self, identity: PrivateIdentity, game: str, record: Record) -> None:
-        self.identity, self.game, self.record = identity, game, record
+    def __init__(self, identity: PrivateIdentity, game: str, record: Record, secret: bytes) -> None:
+        self.identity, self.game, self.record, self.secret = identity, game, record, secret
         self.roots: dict[int, tuple[str, list[str]]] = {}
         self.seeds: dict[int, bytes] = {}
         self.seed_commitments: dict[int, str] = {}
@@ -153,7 +162,7 @@ class American:
     def acknowledge(self, seq: int, root: str, markers: list[str]) -> dict:
         """His signed acknowledgement of the root of step ``seq``; it commits his seed for the next Japanese step."""
         self.roots[seq] = (root, markers)
-        self.seeds[seq + 1] = dice.new_seed()
+        self.seeds[seq + 1] = derived(self.secret, "us-seed", game=self.game, seq=seq + 1)
         ack = signing.sign(self.identity, {"game": self.game, "seq": seq, "root": root,
                                            "next_seed": dice.commit(self.seeds[seq + 1])}, ACK_CONTEXT)
         self.record.acks.append(ack)
@@ -205,6 +214,10 @@ class American:
         values = dice.recompute(seed, pub.salt, [r["purpose"] for r in pub.rolls])
         if values != [r["value"] for r in pub.rolls]:
             self._found(pub.seq, "recorded rolls that the committed seed and the salt do not give")
+        # the combats the view and the public record show, against those rolls and the table (7.61), as verify does
+        for problem in (combat_roll_problems(pub.public, pub.rolls) + combat_table_problems(pub.public, pub.rolls)
+                        + view_problems(pub.view, pub.public)):
+            self._found(pub.seq, f"published a record the rolls do not give: {problem}")
 
 
 def _names(view: dict) -> set[str]:
@@ -224,13 +237,16 @@ def _strings(value: Any):
 
 
 def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str], seed: int = 0,
-        secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese, game: str = "blind",
-        max_steps: int | None = None) -> tuple[Record, Japanese]:
-    """Play a bot game through the protocol; returns both players' record and the Japanese player (his secret)."""
+        secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
+        game: str = "blind", max_steps: int | None = None) -> tuple[Record, Japanese]:
+    """Play a bot game through the protocol; returns both players' record and the Japanese player (his secret).
+
+    Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
+    with given secrets, bots and seed is played again exactly."""
     secret = secret or commitment.new_secret()
     jp = japanese(loaded, game, secret, policies["JP"], seed)
     record = Record(game)
-    american = American(us, game, record)
+    american = American(us, game, record, us_secret or commitment.new_secret())
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
     step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": "blind"},
                         ruleset=ruleset, options=["hidden-units"])
@@ -243,7 +259,7 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str]
         if side == "JP":
             orders = jp.choose_orders(seq, step)
             jp.orders[seq] = orders
-            salt, nonce = orders_salt_and(secret, game, seq)
+            salt, nonce = orders_salt_nonce(secret, game=game, seq=seq)
             record.jp_commitments[seq] = orders_commitment(nonce, orders)
             before_root = american.roots[seq - 1]
             if setup:  # the set-up is committed before the dice of its intelligence roll exist (19B.7)
@@ -256,7 +272,7 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str]
             revealed = None
         else:
             orders = bot_orders(step.views["US"], loaded, policies["US"], seed)
-            salt = dice.new_salt()
+            salt = derived(american.secret, "us-salt", game=game, seq=seq)
             record.us_orders[seq] = (orders, salt)
             revealed = jp.seed_for(seq)
             stream = dice.DiceStream(revealed, salt)
@@ -273,14 +289,10 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str]
             seq, "setup" if setup else side, step.views["US"], tree.root,
             [jp.open(before_tree, m) for m in sorted(found.before)] if before_tree else [],
             [jp.open(tree, m) for m in sorted(found.after)],
-            stream.rolls, revealed, salt, american.seed_commitments[seq + 1])
+            stream.rolls, revealed, salt, american.seed_commitments[seq + 1], step.public)
         record.publications.append(pub)
         american.receive(pub, before_root)
     return record, jp
-
-
-def orders_salt_and(secret: bytes, game: str, seq: int) -> tuple[bytes, bytes]:
-    return orders_salt_nonce(secret, game=game, seq=seq)
 
 
 def check_history(record: Record, us: PublicIdentity, shown: dict[int, str]) -> list[Finding]:
