@@ -146,7 +146,7 @@ class IllegalMover(br.Japanese):
         _, unit, end, honest = self.cheat
         played = super().carry_out(seq, step, honest, stream, ruleset)
         moved = played.state.model_copy(update={"locations": {**played.state.locations, unit: end}})
-        return record_step(moved, game=self.game, seq=seq, scenario_ref={"id": self.loaded.scenario.id, "hash": "blind"},
+        return record_step(moved, game=self.game, seq=seq, scenario_ref={"id": self.loaded.scenario.id, "hash": br.SELFPLAY},
                            ruleset=ruleset, over=played.over, last=played.last, loaded=self.loaded, before=step.state)
 
 
@@ -193,8 +193,17 @@ def test_an_opening_that_does_not_match_its_commitment_is_caught_at_once():
 
 
 def _honest_openings(name="test-skirmish", seed=1):
+    """The openings against an earlier root in an honest game (set-up intelligence, American player-turns) of pieces
+    never opened before: a cheat on its commitment up to that step is first seen there."""
     record, jp = run(name, seed)
-    return record, [(p.seq, o) for p in record.publications if p.side == "US" for o in p.before]
+    first, seen = [], set()
+    for p in record.publications:
+        for o in p.before:
+            if (o.piece.get("id"), o.marker) not in seen and o.piece.get("id") not in seen:
+                first.append((p.seq, o))
+        seen |= {o.piece.get("id") for o in p.before + p.after if not o.is_dummy}
+        seen |= {(o.piece.get("id"), o.marker) for o in p.before if o.is_dummy}
+    return record, first
 
 
 class Relabel(br.Japanese):
@@ -225,7 +234,7 @@ def test_a_real_unit_committed_as_a_dummy_is_caught_at_once_when_it_is_opened():
     record, opened = _honest_openings()
     seq, opening = next((s, o) for s, o in opened if not o.is_dummy)
     cheat, jp = run(japanese=_relabel(opening.piece["id"], range(-1, seq)))
-    one(cheat.findings, seq=seq, when=br.AT_ONCE, words="a dummy")
+    one(cheat.findings, seq=seq, when=br.AT_ONCE, words="a real unit stood under a marker opened as a dummy")
 
 
 def test_a_dummy_committed_as_a_real_unit_is_caught_at_once_when_it_is_removed():
@@ -236,10 +245,11 @@ def test_a_dummy_committed_as_a_real_unit_is_caught_at_once_when_it_is_removed()
             break
     seq, opening = dummy
     record, jp = run(seed=seed)
-    before = jp.trees[seq - 1]
-    state_unit = _dummy_at(seed, seq - 1, opening.marker)
+    tree = -1 if seq == 1 else seq - 1  # step 1 is the set-up, opened against the set-up's root
+    before = jp.trees[tree]
+    state_unit = _dummy_at(seed, tree, opening.marker)
     cheat, _ = run(seed=seed, japanese=_relabel(state_unit, range(-1, seq)))
-    one(cheat.findings, seq=seq, when=br.AT_ONCE, words="a dummy removed there")
+    one(cheat.findings, seq=seq, when=br.AT_ONCE, words="a dummy was committed as a real unit")
     assert before.pieces[opening.marker] == {"kind": "dummy"}
 
 

@@ -49,6 +49,9 @@ from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 ACK_CONTEXT = "marker-ack"
 AT_ONCE, AT_AUDIT, AT_END = "at once", "at the audit", "at the end"
 _ORDERS_INFO = b"pbem-v1/blind-orders\x00"
+SELFPLAY = "selfplay"
+"""The game id and scenario hash of a game played in process, as :mod:`pbem.bot.selfplay` labels them: a view built
+here is byte for byte the view a refereed self-play game builds from the same position."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,7 @@ class Japanese:
 
     def carry_out(self, seq: int, step: Step, orders: dict, stream: dice.DiceStream, ruleset: dict) -> Step:
         return play(self.loaded, ruleset, step.state, orders, stream, game=self.game, seq=seq,
-                    scenario_ref={"id": self.loaded.scenario.id, "hash": "blind"}, source=f"step {seq}")
+                    scenario_ref={"id": self.loaded.scenario.id, "hash": SELFPLAY}, source=f"step {seq}")
 
     def open(self, tree: commitment.Commitment, marker: str) -> Opening:
         return tree.opening(marker)
@@ -176,15 +179,21 @@ class American:
         view, seq = pub.view, pub.seq
         root, markers = before_root
         names = _names(view)
-        removed = {e["hex"] for e in view["last"]["events"] if e["type"] == "dummy_removed"}
+        removed = [e["hex"] for e in view["last"]["events"] if e["type"] == "dummy_removed"]
+        dummies = []
         for opening in pub.before:
             if not verify_opening(root, opening, markers):
                 self._found(seq, f"opened the marker in {opening.marker} with a leaf that does not match the root he committed (step {seq - 1 if pub.side != 'setup' else 'set-up'})")
-            elif opening.is_dummy and opening.marker not in removed:
-                self._found(seq, f"opened the marker in {opening.marker} as a dummy, but it was not removed as one (19B.6): a real unit stood there")
-            elif not opening.is_dummy and (opening.marker in removed or opening.piece.get("id") not in names):
-                self._found(seq, f"opened the marker in {opening.marker} as {opening.piece.get('id')}, but the step shows "
-                                 + ("a dummy removed there" if opening.marker in removed else "another unit"))
+            elif opening.is_dummy:
+                dummies.append(opening.marker)
+            elif opening.piece.get("id") not in names:
+                self._found(seq, f"opened the marker in {opening.marker} as {opening.piece.get('id')}, a unit the step does not show")
+        # Every dummy an American step exposes is removed (19B.6), where it stood or where a retreat displaced it.
+        if pub.side in ("US", "setup") and len(dummies) != len(removed):
+            self._found(seq, f"opened {len(dummies)} marker(s) as dummies ({' '.join(dummies) or 'none'}), but the step "
+                             f"removes {len(removed)} dummy(ies) ({' '.join(removed) or 'none'}, 19B.6): "
+                             + ("a real unit stood under a marker opened as a dummy" if len(dummies) > len(removed)
+                                else "a dummy was committed as a real unit"))
         shown = {u["id"]: u for u in view["state"]["units"]}
         new_markers = markers_of(view)
         for opening in pub.after:
@@ -238,7 +247,7 @@ def _strings(value: Any):
 
 def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str], seed: int = 0,
         secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
-        game: str = "blind", max_steps: int | None = None) -> tuple[Record, Japanese]:
+        game: str = SELFPLAY, max_steps: int | None = None) -> tuple[Record, Japanese]:
     """Play a bot game through the protocol; returns both players' record and the Japanese player (his secret).
 
     Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
@@ -248,7 +257,7 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str]
     record = Record(game)
     american = American(us, game, record, us_secret or commitment.new_secret())
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
-    step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": "blind"},
+    step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
                         ruleset=ruleset, options=["hidden-units"])
     american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
     seq = 0
@@ -314,7 +323,7 @@ def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_order
                         "withheld his secret at the end of the game: no hidden move can be audited (a forfeit in a tournament)")]
     game, findings = record.game, []
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
-    ref = {"id": loaded.scenario.id, "hash": "blind"}
+    ref = {"id": loaded.scenario.id, "hash": SELFPLAY}
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
     for pub in record.publications:
         seq = pub.seq
