@@ -76,7 +76,8 @@ def secrets_of(seed: int) -> tuple[bytes, bytes]:
 def scan_blind_game(scan: BlindScan, loaded: LoadedScenario, policies: tuple[str, str], seed: int,
                     secrets: tuple[bytes, bytes] | None = None) -> None:
     jp_secret, us_secret = secrets or secrets_of(seed)
-    record, jp = br.run(loaded, us=US, policies={"US": policies[0], "JP": policies[1]}, seed=seed, japanese=Recorder,
+    players = br.bot_players(loaded, {"US": policies[0], "JP": policies[1]}, seed)
+    record, jp = br.run(loaded, us=US, players=players, japanese=Recorder,
                         secret=jp_secret, us_secret=us_secret)
     scan.games += 1
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")

@@ -27,7 +27,7 @@ def loaded(name: str):
 
 
 def run(name="test-skirmish", seed=1, japanese=br.Japanese, **kw):
-    return br.run(loaded(name), us=US, policies=POLICIES, seed=seed, secret=JP_SECRET, us_secret=US_SECRET,
+    return br.run(loaded(name), us=US, players=br.bot_players(loaded(name), POLICIES, seed), secret=JP_SECRET, us_secret=US_SECRET,
                   japanese=japanese, **kw)
 
 
@@ -40,12 +40,14 @@ def record_scenario(record):
 
 
 def one(found, *, seq=None, when, words):
+    """The first finding names the Japanese player, the step and the moment; one of that step's says ``words``."""
     assert found, "the cheat was not caught"
     first = found[0]
     assert first.cheater == "JP" and first.when == when, found
     assert seq is None or first.seq == seq, found
-    assert words in first.what, found
-    return first
+    saying = [f for f in found if f.seq == first.seq and words in f.what]
+    assert saying, found
+    return saying[0]
 
 
 # -- an honest game ---------------------------------------------------------------------------------------------
@@ -66,7 +68,8 @@ def test_the_run_is_played_again_exactly_from_the_two_secrets():
     first, _ = run(seed=2)
     again, _ = run(seed=2)
     assert [p.root for p in first.publications] == [p.root for p in again.publications]
-    other, _ = br.run(loaded("test-skirmish"), us=US, policies=POLICIES, seed=2, us_secret=US_SECRET)
+    other, _ = br.run(loaded("test-skirmish"), us=US, players=br.bot_players(loaded("test-skirmish"), POLICIES, 2),
+                      us_secret=US_SECRET)
     assert not {p.root for p in other.publications} & {p.root for p in first.publications}
 
 
@@ -373,3 +376,32 @@ def test_orders_other_than_committed_are_caught_at_the_audit():
     changed = {**jp.orders, seq: {**jp.orders[seq], "moves": []}}
     one(br.audit(loaded("test-skirmish"), record, jp.secret, changed), seq=seq, when=br.AT_AUDIT,
         words="not the ones he committed")
+
+
+class Withholder(br.Japanese):
+    """Resolves an American attack on a marker without opening the marker first."""
+
+    skipped = None
+
+    def openings(self, tree, markers):
+        found = super().openings(tree, markers)
+        real = [o for o in found if not o.is_dummy]
+        if self.skipped is None and real:
+            self.skipped = (1 if tree.seq == -1 else tree.seq + 1, real[0].piece["id"])  # -1: the set-up's root
+            return [o for o in found if o is not real[0]]
+        return found
+
+
+def test_a_unit_exposed_without_its_opening_is_caught_at_once():
+    record, jp = run(japanese=Withholder)
+    seq, unit = jp.skipped
+    found = one(record.findings, seq=seq, when=br.AT_ONCE, words="without opening the marker it stood under")
+    assert unit in found.what
+
+
+def test_an_american_seed_other_than_committed_is_caught_naming_him():
+    record, jp = run()
+    seq = min(record.us_seeds)
+    record.us_seeds[seq] = bytes(32)
+    found = br.audit(loaded("test-skirmish"), record, jp.secret, jp.orders)
+    assert found and found[0].cheater == "US" and found[0].seq == seq and "acknowledgement committed" in found[0].what

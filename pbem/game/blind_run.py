@@ -33,7 +33,6 @@ from typing import Any, Callable
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.bot.play import bot_orders
 from pbem.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
 from pbem.game.exposure import exposure, pieces
@@ -125,14 +124,14 @@ class Record:
 class Japanese:
     """The Japanese player: honest.  A test subclasses one method to play a cheat."""
 
-    def __init__(self, loaded: LoadedScenario, game: str, secret: bytes, policy: str, seed: int) -> None:
-        self.loaded, self.game, self.secret, self.policy, self.seed = loaded, game, secret, policy, seed
+    def __init__(self, loaded: LoadedScenario, game: str, secret: bytes, choose: Player) -> None:
+        self.loaded, self.game, self.secret, self.choose = loaded, game, secret, choose
         self.orders: dict[int, dict] = {}
         self.seeds: dict[int, bytes] = {}
         self.trees: dict[int, commitment.Commitment] = {}
 
     def choose_orders(self, seq: int, step: Step) -> dict:
-        return bot_orders(step.views["JP"], self.loaded, self.policy, self.seed)
+        return self.choose(step.views["JP"])
 
     def committed_pieces(self, seq: int, state: GameState) -> dict[str, dict]:
         return pieces(state)
@@ -143,6 +142,10 @@ class Japanese:
 
     def open(self, tree: commitment.Commitment, marker: str) -> Opening:
         return tree.opening(marker)
+
+    def openings(self, tree: commitment.Commitment, markers: list[str]) -> list[Opening]:
+        """The openings against the root before a step: those :func:`exposure` demands."""
+        return [self.open(tree, m) for m in markers]
 
     def tree(self, seq: int, state: GameState) -> commitment.Commitment:
         self.trees[seq] = commitment.commit(self.secret, game=self.game, seq=seq, pieces=self.committed_pieces(seq, state))
@@ -156,8 +159,10 @@ class Japanese:
 class American:
     """The American player: checks every opening against a root he already holds, acknowledges each root."""
 
-    def __init__(self, identity: PrivateIdentity, game: str, record: Record, secret: bytes) -> None:
+    def __init__(self, identity: PrivateIdentity, game: str, record: Record, secret: bytes, japanese: set[str]) -> None:
         self.identity, self.game, self.record, self.secret = identity, game, record, secret
+        self.japanese = japanese  # the Japanese units' ids, from the public scenario
+        self.known: set[str] = set()  # those he has been shown
         self.roots: dict[int, tuple[str, list[str]]] = {}
         self.seeds: dict[int, bytes] = {}
         self.seed_commitments: dict[int, str] = {}
@@ -188,6 +193,13 @@ class American:
                 dummies.append(opening.marker)
             elif opening.piece.get("id") not in names:
                 self._found(seq, f"opened the marker in {opening.marker} as {opening.piece.get('id')}, a unit the step does not show")
+        # Every unit an American step names was a marker he holds a root for, unless he knew it: it must be opened.
+        named = names & self.japanese
+        if pub.side in ("US", "setup"):
+            unopened = named - self.known - {o.piece.get("id") for o in pub.before}
+            if unopened:
+                self._found(seq, f"exposed {' '.join(sorted(unopened))} without opening the marker it stood under")
+        self.known |= named
         # Every dummy an American step exposes is removed (19B.6), where it stood or where a retreat displaced it.
         if pub.side in ("US", "setup") and len(dummies) != len(removed):
             self._found(seq, f"opened {len(dummies)} marker(s) as dummies ({' '.join(dummies) or 'none'}), but the step "
@@ -245,17 +257,29 @@ def _strings(value: Any):
             yield from _strings(v)
 
 
-def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str], seed: int = 0,
+Player = Callable[[dict], dict]
+"""Who writes a side's orders: its view in, its orders out (a person at a keyboard, or a bot)."""
+
+
+def bot_players(loaded: LoadedScenario, policies: dict[str, str], seed: int = 0) -> dict[str, Player]:
+    """Both sides played by the bot (:mod:`pbem.bot`), each from its own view, as :mod:`pbem.bot.selfplay` plays them."""
+    from pbem.bot.play import bot_orders
+
+    return {side: (lambda view, policy=policy: bot_orders(view, loaded, policy, seed)) for side, policy in policies.items()}
+
+
+def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Player],
         secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
         game: str = SELFPLAY, max_steps: int | None = None) -> tuple[Record, Japanese]:
-    """Play a bot game through the protocol; returns both players' record and the Japanese player (his secret).
+    """Play a game through the protocol; returns both players' record and the Japanese player (his secret).
 
     Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
     with given secrets, bots and seed is played again exactly."""
     secret = secret or commitment.new_secret()
-    jp = japanese(loaded, game, secret, policies["JP"], seed)
+    jp = japanese(loaded, game, secret, players["JP"])
     record = Record(game)
-    american = American(us, game, record, us_secret or commitment.new_secret())
+    american = American(us, game, record, us_secret or commitment.new_secret(),
+                        {u.id for u in loaded.scenario.units if u.side == "JP"})
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
     step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
                         ruleset=ruleset, options=["hidden-units"])
@@ -280,7 +304,7 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str]
             stream = dice.DiceStream(american.seeds[seq], salt)  # his seed, revealed only now
             revealed = None
         else:
-            orders = bot_orders(step.views["US"], loaded, policies["US"], seed)
+            orders = players["US"](step.views["US"])
             salt = derived(american.secret, "us-salt", game=game, seq=seq)
             record.us_orders[seq] = (orders, salt)
             revealed = jp.seed_for(seq)
@@ -296,7 +320,7 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, policies: dict[str, str]
         american.seed_commitments[seq + 1] = dice.commit(jp.seed_for(seq + 1))
         pub = Publication(
             seq, "setup" if setup else side, step.views["US"], tree.root,
-            [jp.open(before_tree, m) for m in sorted(found.before)] if before_tree else [],
+            jp.openings(before_tree, sorted(found.before)) if before_tree else [],
             [jp.open(tree, m) for m in sorted(found.after)],
             stream.rolls, revealed, salt, american.seed_commitments[seq + 1], step.public)
         record.publications.append(pub)
@@ -322,6 +346,12 @@ def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_order
         return [Finding("JP", len(record.publications), AT_END,
                         "withheld his secret at the end of the game: no hidden move can be audited (a forfeit in a tournament)")]
     game, findings = record.game, []
+    committed = {a["body"]["seq"] + 1: a["body"]["next_seed"] for a in record.acks if isinstance(a.get("body"), dict)}
+    for seq, seed in sorted(record.us_seeds.items()):
+        if not dice.check_commitment(seed, committed.get(seq, "")):
+            findings.append(Finding("US", seq, AT_AUDIT, "revealed a seed that is not the one his acknowledgement committed"))
+    if findings:  # the Japanese player would have refused it at once; a step rolled with it cannot be judged
+        return findings
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
     ref = {"id": loaded.scenario.id, "hash": SELFPLAY}
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
