@@ -405,3 +405,25 @@ def test_an_american_seed_other_than_committed_is_caught_naming_him():
     record.us_seeds[seq] = bytes(32)
     found = br.audit(loaded("test-skirmish"), record, jp.secret, jp.orders)
     assert found and found[0].cheater == "US" and found[0].seq == seq and "acknowledgement committed" in found[0].what
+
+
+class Blunderer(br.Japanese):
+    """Sends orders the rules refuse once (a unit moved twice, 5.16): an honest rejection, not a cheat."""
+
+    rejected = None
+
+    def choose_orders(self, seq, step):
+        orders = super().choose_orders(seq, step)
+        moves = orders.get("moves") or []
+        if self.rejected is None and step.state.hidden.deployed and moves:
+            self.rejected = seq
+            return {**orders, "moves": [*moves, moves[0]]}
+        return orders
+
+
+def test_orders_honestly_rejected_are_no_finding():
+    record, jp = run(japanese=Blunderer)
+    rejected = next(p for p in record.publications if p.seq == jp.rejected)
+    assert rejected.view["last"]["valid"] is False
+    assert record.findings == []
+    assert br.audit(loaded("test-skirmish"), record, jp.secret, jp.orders) == []

@@ -363,7 +363,10 @@ def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_order
             if orders is None or orders_commitment(nonce, orders) != record.jp_commitments.get(seq):
                 findings.append(Finding("JP", seq, AT_AUDIT, "published orders that are not the ones he committed"))
                 break
-            stream = dice.DiceStream(record.us_seeds.get(seq) or b"\0" * 32, salt)
+            if seq not in record.us_seeds:
+                findings.append(Finding("US", seq, AT_AUDIT, "never revealed the seed of this step"))
+                break
+            stream = dice.DiceStream(record.us_seeds[seq], salt)
             if pub.side == "setup":
                 placed = apply_deployment(step.state, orders_from(orders, "the Japanese set-up"))
                 tree = commitment.commit(secret, game=game, seq=-1, pieces=pieces(placed))
@@ -374,9 +377,9 @@ def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_order
             orders, salt = record.us_orders[seq]
             stream = dice.DiceStream(pub.seed, salt)
         step = play(loaded, ruleset, step.state, orders, stream, game=game, seq=seq, scenario_ref=ref, source=f"step {seq}")
-        if not step.last["valid"]:
+        if not step.last["valid"] and pub.view["last"]["valid"]:  # a rejection both show is no cheat
             rules = ", ".join(sorted({p["rule"] for p in step.last["problems"] if p.get("rule")}))
-            findings.append(Finding(pub.side if pub.side != "setup" else "JP", seq, AT_AUDIT,
+            findings.append(Finding("JP", seq, AT_AUDIT,  # he adjudicated the step, whoever wrote the orders
                                     f"carried out orders the rules refuse ({rules}): "
                                     + "; ".join(p["message"] for p in step.last["problems"][:3])))
             break
