@@ -427,3 +427,30 @@ def test_orders_honestly_rejected_are_no_finding():
     assert rejected.view["last"]["valid"] is False
     assert record.findings == []
     assert br.audit(loaded("test-skirmish"), record, jp.secret, jp.orders) == []
+
+
+class StrongerDefenders(br.Japanese):
+    """Adjudicates an American player-turn with every hidden defender's defense raised by 2, then shows the true units."""
+
+    lied = None
+
+    def carry_out(self, seq, step, orders, stream, ruleset):
+        state = step.state
+        if self.lied is not None or not state.hidden.deployed or state.position.phasing != "US":
+            return super().carry_out(seq, step, orders, stream, ruleset)
+        markers = hidden_markers(state)
+        real = {u for u in markers.values() if not state.unit(u).is_dummy}
+        if not any(markers.get(d) in real for a in orders.get("attacks", []) for d in a["defenders"]):
+            return super().carry_out(seq, step, orders, stream, ruleset)  # his attacks meet no hidden unit
+        stronger = tuple(u.model_copy(update={"defense": u.defense + 2}) if u.id in real else u for u in state.units)
+        played = super().carry_out(seq, type(step)(**{**step.__dict__, "state": state.model_copy(update={"units": stronger})}),
+                                   orders, stream, ruleset)
+        self.lied = seq
+        true = played.state.model_copy(update={"units": state.units})
+        return record_step(true, game=self.game, seq=seq, scenario_ref={"id": self.loaded.scenario.id, "hash": br.SELFPLAY},
+                           ruleset=ruleset, over=played.over, last=played.last, loaded=self.loaded, before=state)
+
+
+def test_a_combat_resolved_with_other_strengths_than_opened_is_caught_at_once():
+    record, jp = run("leyte-assault", japanese=StrongerDefenders)
+    one(record.findings, seq=jp.lied, when=br.AT_ONCE, words="but the opened defenders and their FPF make")

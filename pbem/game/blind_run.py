@@ -220,8 +220,26 @@ class American:
         missing = standing - {o.marker for o in pub.after}
         if missing:
             self._found(seq, f"shows exposed units in {' '.join(sorted(missing))} without opening them")
+        if pub.side == "US":
+            self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
         self._check_dice(pub)
         self.acknowledge(seq, pub.root, new_markers)
+
+    def _check_defense(self, pub: Publication, strengths: dict[str, dict]) -> None:
+        """Each of his attacks fought the opened defenders: its defense is theirs plus the FPF it drew (7.4, 8.0)."""
+        events = pub.view["last"]["events"]
+        for event in events:
+            if event["type"] != "combat" or any(d not in strengths for d in event["defenders"]):
+                continue
+            fpf = [e for e in events if e["type"] == "fpf" and e["index"] == event["index"]]
+            for e in fpf:
+                gun = strengths.get(e.get("artillery") or "")
+                if gun is not None and gun.get("fpf") != e["points"]:
+                    self._found(pub.seq, f"gave FPF of {e['points']} with {e['artillery']}, whose opened FPF strength is {gun.get('fpf')}")
+            expected = sum(strengths[d]["defense"] for d in event["defenders"]) + sum(e["points"] for e in fpf)
+            if expected != event["defense"]:
+                self._found(pub.seq, f"resolved combat {event['index']} with a defense of {event['defense']}, but the opened "
+                                     f"defenders and their FPF make {expected}")
 
     def _check_dice(self, pub: Publication) -> None:
         if pub.side == "US":
