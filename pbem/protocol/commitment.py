@@ -214,10 +214,10 @@ def verify_opening(root: str, opening: Opening, markers: list[str] | None = None
         return False
     try:
         data = leaf_data(opening.salt, opening.marker, opening.piece)
-    except (TypeError, ValueError):
+        found = root_from_path(opening.index, opening.size, leaf_hash(data), list(opening.path))
+    except (TypeError, ValueError):  # a piece outside canonical JSON, a path element that is not bytes
         return False
-    found = root_from_path(opening.index, opening.size, leaf_hash(data), list(opening.path))
-    return found is not None and hmac.compare_digest(_hex_root(found), root)
+    return found is not None and isinstance(root, str) and hmac.compare_digest(_hex_root(found).encode(), root.encode("utf-8", "replace"))
 
 
 def secret_matches(secret: bytes, opening: Opening, *, game: str, seq: int) -> bool:

@@ -73,6 +73,8 @@ def test_an_opening_that_does_not_match_its_commitment_is_refused():
         "another place": _changed(real, index=2),
         "a shorter path": _changed(real, path=real.path[:-1]),
         "another tree size": _changed(real, size=7),
+        "a path of text": _changed(real, path=tuple(p.hex() for p in real.path)),
+        "a piece outside canonical JSON": _changed(real, piece={**real.piece, "defense": 1.25}),
     }
     for what, cheat in cheats.items():
         assert not c.verify_opening(tree.root, cheat, tree.markers), what
