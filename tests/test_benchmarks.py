@@ -22,6 +22,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 #: Each benchmark script and the arguments that make it run in a few seconds.
 TINY = {
     "bot_speed.py": ["1"],
+    "blind_leaks.py": ["--games", "1"],
     "bot_strength.py": ["--scenario", "test-skirmish", "--games", "1"],
     "commands.py": ["--rounds", "1", "--games", "test", "--player-turns", "1"],
     "engine.py": ["--quick"],

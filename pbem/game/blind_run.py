@@ -1,0 +1,422 @@
+"""Hidden units with no referee, played in one process: the protocol's skeleton (docs/PROTOCOL.md).
+
+No files and no command line: the mode that will wrap this (issue 24's third
+mode) carries each message below in a signed file.  The two players:
+
+- the **Japanese player** holds the true position and a per-game secret.
+  He commits his set-up (a root over the deployed markers) and his orders
+  before the dice of his player-turn exist; he adjudicates every step with
+  the referee's own :func:`~pbem.game.referee.play`, and publishes after
+  each one the American view (built as a referee builds it), a new root
+  over the counters on the map, and the openings the rules demand
+  (:func:`pbem.game.exposure.exposure`);
+- the **American player** checks each opening against the root he already
+  holds before he plays on, checks the dice, and signs an acknowledgement
+  of every root he received.
+
+Dice are two-player mode's: the player who does not choose the orders of a
+step supplies the seed, committed before the mover's salt exists.  For an
+American player-turn that is the Japanese player's seed (committed in the
+previous publication); for a Japanese step it is the American player's
+(committed in his acknowledgement, revealed only after the Japanese orders
+are committed).  At the end the Japanese player publishes his secret and
+his orders: :func:`audit` replays every step with full information.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from pbem.datafiles import LoadedScenario, orders_from
+from pbem.engine.deployment import apply_deployment
+from pbem.game.exposure import exposure, pieces
+from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
+from pbem.game.referee import Step, genesis_step, play
+from pbem.model.common import NOT_ON_MAP
+from pbem.model.state import GameState
+from pbem.protocol import commitment, dice, signing
+from pbem.protocol.canonical import DIGEST_PREFIX, canonical_bytes
+from pbem.protocol.commitment import Opening, verify_opening
+from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+
+ACK_CONTEXT = "marker-ack"
+AT_ONCE, AT_AUDIT, AT_END = "at once", "at the audit", "at the end"
+_ORDERS_INFO = b"pbem-v1/blind-orders\x00"
+SELFPLAY = "selfplay"
+"""The game id and scenario hash of a game played in process, as :mod:`pbem.bot.selfplay` labels them: a view built
+here is byte for byte the view a refereed self-play game builds from the same position."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A cheat found: who, at which step (turn file number), when it was caught, and what."""
+
+    cheater: str
+    seq: int
+    when: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"step {self.seq}: {self.cheater} {self.what} (caught {self.when})"
+
+
+def derived(secret: bytes, label: str, *, game: str, seq: int, length: int = 32) -> bytes:
+    """A value of step ``seq`` derived from a player's per-game secret (HKDF-SHA256): he keeps nothing else, a
+    resend gives the same bytes, and the Japanese player's published secret lets the audit re-derive his."""
+    info = b"pbem-v1/blind-" + label.encode("ascii") + b"\x00" + canonical_bytes({"game": game, "seq": seq})
+    return HKDF(algorithm=hashes.SHA256(), length=length, salt=None, info=info).derive(secret)
+
+
+def orders_salt_nonce(secret: bytes, *, game: str, seq: int) -> tuple[bytes, bytes]:
+    """The Japanese salt for the dice of step ``seq`` and the nonce of his orders' commitment."""
+    both = derived(secret, "orders-salt", game=game, seq=seq, length=64)
+    return both[:32], both[32:]
+
+
+def orders_commitment(nonce: bytes, orders: Any) -> str:
+    return DIGEST_PREFIX + hashlib.sha256(_ORDERS_INFO + nonce + canonical_bytes(orders)).hexdigest()
+
+
+def markers_of(view: dict) -> list[str]:
+    """The public marker ids of a view: the hexes of every Japanese counter on the map, sorted."""
+    where = view["state"]["locations"]
+    return sorted(where[u["id"]] for u in view["state"]["units"] if u["side"] == "JP" and where[u["id"]] not in NOT_ON_MAP)
+
+
+@dataclass
+class Publication:
+    """What the Japanese player sends after a step: view, root, openings, dice."""
+
+    seq: int
+    side: str
+    view: dict
+    root: str
+    before: list[Opening]
+    after: list[Opening]
+    rolls: list[dict]
+    seed: bytes | None  # the Japanese seed revealed (American player-turns)
+    salt: bytes  # the mover's salt
+    next_seed: str  # commitment to the Japanese seed of the next American player-turn
+    public: dict = field(default_factory=dict)  # the public record (combats), as a turn file's
+
+
+@dataclass
+class Record:
+    """The game as both players hold it at the end."""
+
+    game: str
+    setup_root: str = ""
+    setup_markers: list[str] = field(default_factory=list)
+    publications: list[Publication] = field(default_factory=list)
+    acks: list[dict] = field(default_factory=list)
+    jp_commitments: dict[int, str] = field(default_factory=dict)
+    us_orders: dict[int, tuple[dict, bytes]] = field(default_factory=dict)
+    us_seeds: dict[int, bytes] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+
+class Japanese:
+    """The Japanese player: honest.  A test subclasses one method to play a cheat."""
+
+    def __init__(self, loaded: LoadedScenario, game: str, secret: bytes, choose: Player) -> None:
+        self.loaded, self.game, self.secret, self.choose = loaded, game, secret, choose
+        self.orders: dict[int, dict] = {}
+        self.seeds: dict[int, bytes] = {}
+        self.trees: dict[int, commitment.Commitment] = {}
+
+    def choose_orders(self, seq: int, step: Step) -> dict:
+        return self.choose(step.views["JP"])
+
+    def committed_pieces(self, seq: int, state: GameState) -> dict[str, dict]:
+        return pieces(state)
+
+    def carry_out(self, seq: int, step: Step, orders: dict, stream: dice.DiceStream, ruleset: dict) -> Step:
+        return play(self.loaded, ruleset, step.state, orders, stream, game=self.game, seq=seq,
+                    scenario_ref={"id": self.loaded.scenario.id, "hash": SELFPLAY}, source=f"step {seq}")
+
+    def open(self, tree: commitment.Commitment, marker: str) -> Opening:
+        return tree.opening(marker)
+
+    def openings(self, tree: commitment.Commitment, markers: list[str]) -> list[Opening]:
+        """The openings against the root before a step: those :func:`exposure` demands."""
+        return [self.open(tree, m) for m in markers]
+
+    def tree(self, seq: int, state: GameState) -> commitment.Commitment:
+        self.trees[seq] = commitment.commit(self.secret, game=self.game, seq=seq, pieces=self.committed_pieces(seq, state))
+        return self.trees[seq]
+
+    def seed_for(self, seq: int) -> bytes:
+        """His seed for the dice of the American player-turn ``seq`` (committed one step earlier)."""
+        return self.seeds.setdefault(seq, derived(self.secret, "jp-seed", game=self.game, seq=seq))
+
+
+class American:
+    """The American player: checks every opening against a root he already holds, acknowledges each root."""
+
+    def __init__(self, identity: PrivateIdentity, game: str, record: Record, secret: bytes, japanese: set[str]) -> None:
+        self.identity, self.game, self.record, self.secret = identity, game, record, secret
+        self.japanese = japanese  # the Japanese units' ids, from the public scenario
+        self.known: set[str] = set()  # those he has been shown
+        self.roots: dict[int, tuple[str, list[str]]] = {}
+        self.seeds: dict[int, bytes] = {}
+        self.seed_commitments: dict[int, str] = {}
+
+    def acknowledge(self, seq: int, root: str, markers: list[str]) -> dict:
+        """His signed acknowledgement of the root of step ``seq``; it commits his seed for the next Japanese step."""
+        self.roots[seq] = (root, markers)
+        self.seeds[seq + 1] = derived(self.secret, "us-seed", game=self.game, seq=seq + 1)
+        ack = signing.sign(self.identity, {"game": self.game, "seq": seq, "root": root,
+                                           "next_seed": dice.commit(self.seeds[seq + 1])}, ACK_CONTEXT)
+        self.record.acks.append(ack)
+        return ack
+
+    def _found(self, seq: int, what: str) -> None:
+        self.record.findings.append(Finding("JP", seq, AT_ONCE, what))
+
+    def receive(self, pub: Publication, before_root: tuple[str, list[str]]) -> None:
+        """Check a publication before anything depends on it; every problem is a finding naming the Japanese player."""
+        view, seq = pub.view, pub.seq
+        root, markers = before_root
+        names = _names(view)
+        removed = [e["hex"] for e in view["last"]["events"] if e["type"] == "dummy_removed"]
+        dummies = []
+        for opening in pub.before:
+            if not verify_opening(root, opening, markers):
+                self._found(seq, f"opened the marker in {opening.marker} with a leaf that does not match the root he committed (step {seq - 1 if pub.side != 'setup' else 'set-up'})")
+            elif opening.is_dummy:
+                dummies.append(opening.marker)
+            elif opening.piece.get("id") not in names:
+                self._found(seq, f"opened the marker in {opening.marker} as {opening.piece.get('id')}, a unit the step does not show")
+        # Every unit an American step names was a marker he holds a root for, unless he knew it: it must be opened.
+        named = names & self.japanese
+        if pub.side in ("US", "setup"):
+            unopened = named - self.known - {o.piece.get("id") for o in pub.before}
+            if unopened:
+                self._found(seq, f"exposed {' '.join(sorted(unopened))} without opening the marker it stood under")
+        self.known |= named
+        # Every dummy an American step exposes is removed (19B.6), where it stood or where a retreat displaced it.
+        if pub.side in ("US", "setup") and len(dummies) != len(removed):
+            self._found(seq, f"opened {len(dummies)} marker(s) as dummies ({' '.join(dummies) or 'none'}), but the step "
+                             f"removes {len(removed)} dummy(ies) ({' '.join(removed) or 'none'}, 19B.6): "
+                             + ("a real unit stood under a marker opened as a dummy" if len(dummies) > len(removed)
+                                else "a dummy was committed as a real unit"))
+        shown = {u["id"]: u for u in view["state"]["units"]}
+        new_markers = markers_of(view)
+        for opening in pub.after:
+            unit = shown.get(opening.piece.get("id"))
+            if not verify_opening(pub.root, opening, new_markers):
+                self._found(seq, f"opened the counter in {opening.marker} with a leaf that does not match his new root")
+            elif unit is None or any(unit.get(k) != v for k, v in opening.piece.items()):
+                self._found(seq, f"opened {opening.marker} as {opening.piece.get('id')} with other strengths than the view shows")
+        where = view["state"]["locations"]
+        standing = {where[u] for u, unit in shown.items() if unit["side"] == "JP" and unit["kind"] != "hidden"
+                    and where[u] not in NOT_ON_MAP}
+        missing = standing - {o.marker for o in pub.after}
+        if missing:
+            self._found(seq, f"shows exposed units in {' '.join(sorted(missing))} without opening them")
+        if pub.side == "US":
+            self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
+        self._check_dice(pub)
+        self.acknowledge(seq, pub.root, new_markers)
+
+    def _check_defense(self, pub: Publication, strengths: dict[str, dict]) -> None:
+        """Each of his attacks fought the opened defenders: its defense is theirs plus the FPF it drew (7.4, 8.0)."""
+        events = pub.view["last"]["events"]
+        for event in events:
+            if event["type"] != "combat" or any(d not in strengths for d in event["defenders"]):
+                continue
+            fpf = [e for e in events if e["type"] == "fpf" and e["index"] == event["index"]]
+            for e in fpf:
+                gun = strengths.get(e.get("artillery") or "")
+                if gun is not None and gun.get("fpf") != e["points"]:
+                    self._found(pub.seq, f"gave FPF of {e['points']} with {e['artillery']}, whose opened FPF strength is {gun.get('fpf')}")
+            expected = sum(strengths[d]["defense"] for d in event["defenders"]) + sum(e["points"] for e in fpf)
+            if expected != event["defense"]:
+                self._found(pub.seq, f"resolved combat {event['index']} with a defense of {event['defense']}, but the opened "
+                                     f"defenders and their FPF make {expected}")
+
+    def _check_dice(self, pub: Publication) -> None:
+        if pub.side == "US":
+            committed = self.seed_commitments.get(pub.seq)
+            if committed is None or pub.seed is None or not dice.check_commitment(pub.seed, committed):
+                self._found(pub.seq, "revealed a seed that is not the one he committed")
+                return
+            seed = pub.seed
+        else:
+            seed = self.seeds[pub.seq]
+        values = dice.recompute(seed, pub.salt, [r["purpose"] for r in pub.rolls])
+        if values != [r["value"] for r in pub.rolls]:
+            self._found(pub.seq, "recorded rolls that the committed seed and the salt do not give")
+        # the combats the view and the public record show, against those rolls and the table (7.61), as verify does
+        for problem in (combat_roll_problems(pub.public, pub.rolls) + combat_table_problems(pub.public, pub.rolls)
+                        + view_problems(pub.view, pub.public)):
+            self._found(pub.seq, f"published a record the rolls do not give: {problem}")
+
+
+def _names(view: dict) -> set[str]:
+    """Every name the view gives: its units and every string of the step's events."""
+    return {u["id"] for u in view["state"]["units"]} | set(_strings(view["last"]["events"]))
+
+
+def _strings(value: Any):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+Player = Callable[[dict], dict]
+"""Who writes a side's orders: its view in, its orders out (a person at a keyboard, or a bot)."""
+
+
+def bot_players(loaded: LoadedScenario, policies: dict[str, str], seed: int = 0) -> dict[str, Player]:
+    """Both sides played by the bot (:mod:`pbem.bot`), each from its own view, as :mod:`pbem.bot.selfplay` plays them."""
+    from pbem.bot.play import bot_orders
+
+    return {side: (lambda view, policy=policy: bot_orders(view, loaded, policy, seed)) for side, policy in policies.items()}
+
+
+def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Player],
+        secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
+        game: str = SELFPLAY, max_steps: int | None = None) -> tuple[Record, Japanese]:
+    """Play a game through the protocol; returns both players' record and the Japanese player (his secret).
+
+    Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
+    with given secrets, bots and seed is played again exactly."""
+    secret = secret or commitment.new_secret()
+    jp = japanese(loaded, game, secret, players["JP"])
+    record = Record(game)
+    american = American(us, game, record, us_secret or commitment.new_secret(),
+                        {u.id for u in loaded.scenario.units if u.side == "JP"})
+    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
+                        ruleset=ruleset, options=["hidden-units"])
+    american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
+    seq = 0
+    while not step.over and (max_steps is None or seq < max_steps):
+        seq += 1
+        side = step.state.to_act()
+        setup = not step.state.hidden.deployed
+        if side == "JP":
+            orders = jp.choose_orders(seq, step)
+            jp.orders[seq] = orders
+            salt, nonce = orders_salt_nonce(secret, game=game, seq=seq)
+            record.jp_commitments[seq] = orders_commitment(nonce, orders)
+            before_root = american.roots[seq - 1]
+            if setup:  # the set-up is committed before the dice of its intelligence roll exist (19B.7)
+                placed = apply_deployment(step.state, orders_from(orders, "the Japanese set-up"))
+                tree = jp.tree(-1, placed)
+                record.setup_root, record.setup_markers = tree.root, tree.markers
+                american.acknowledge(-1, tree.root, tree.markers)
+                before_root = american.roots[-1]
+            stream = dice.DiceStream(american.seeds[seq], salt)  # his seed, revealed only now
+            revealed = None
+        else:
+            orders = players["US"](step.views["US"])
+            salt = derived(american.secret, "us-salt", game=game, seq=seq)
+            record.us_orders[seq] = (orders, salt)
+            revealed = jp.seed_for(seq)
+            stream = dice.DiceStream(revealed, salt)
+            before_root = american.roots[seq - 1]
+        before_state = placed if setup else step.state
+        if side == "JP":
+            record.us_seeds[seq] = american.seeds[seq]
+        step = jp.carry_out(seq, step, orders, stream, ruleset)
+        found = exposure(loaded.board, before_state, step.state, step.last["events"], "setup" if setup else side)
+        before_tree = jp.trees[-1 if setup else seq - 1] if (setup or seq > 1) else None
+        tree = jp.tree(seq, step.state)
+        american.seed_commitments[seq + 1] = dice.commit(jp.seed_for(seq + 1))
+        pub = Publication(
+            seq, "setup" if setup else side, step.views["US"], tree.root,
+            jp.openings(before_tree, sorted(found.before)) if before_tree else [],
+            [jp.open(tree, m) for m in sorted(found.after)],
+            stream.rolls, revealed, salt, american.seed_commitments[seq + 1], step.public)
+        record.publications.append(pub)
+        american.receive(pub, before_root)
+    return record, jp
+
+
+def check_history(record: Record, us: PublicIdentity, shown: dict[int, str]) -> list[Finding]:
+    """Roots the Japanese player shows (``shown``: step → root, e.g. to a tournament) against the American player's
+    signed acknowledgements: a root he did not receive is a second history."""
+    acked = {}
+    for ack in record.acks:
+        body = signing.verify(ack, us, ACK_CONTEXT, role="US")
+        acked[body["seq"]] = body["root"]
+    return [Finding("JP", seq, AT_AUDIT, f"shows root {root[:19]}… for step {seq}, but the American player acknowledged "
+                                         f"{acked[seq][:19]}…: two histories")
+            for seq, root in sorted(shown.items()) if seq in acked and acked[seq] != root]
+
+
+def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orders: dict[int, dict]) -> list[Finding]:
+    """Replay every step with full information from the published secret and orders; name the first wrong step."""
+    if secret is None:
+        return [Finding("JP", len(record.publications), AT_END,
+                        "withheld his secret at the end of the game: no hidden move can be audited (a forfeit in a tournament)")]
+    game, findings = record.game, []
+    committed = {a["body"]["seq"] + 1: a["body"]["next_seed"] for a in record.acks if isinstance(a.get("body"), dict)}
+    for seq, seed in sorted(record.us_seeds.items()):
+        if not dice.check_commitment(seed, committed.get(seq, "")):
+            findings.append(Finding("US", seq, AT_AUDIT, "revealed a seed that is not the one his acknowledgement committed"))
+    if findings:  # the Japanese player would have refused it at once; a step rolled with it cannot be judged
+        return findings
+    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    ref = {"id": loaded.scenario.id, "hash": SELFPLAY}
+    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
+    for pub in record.publications:
+        seq = pub.seq
+        if pub.side in ("JP", "setup"):
+            orders = jp_orders.get(seq)
+            salt, nonce = orders_salt_nonce(secret, game=game, seq=seq)
+            if orders is None or orders_commitment(nonce, orders) != record.jp_commitments.get(seq):
+                findings.append(Finding("JP", seq, AT_AUDIT, "published orders that are not the ones he committed"))
+                break
+            if seq not in record.us_seeds:
+                findings.append(Finding("US", seq, AT_AUDIT, "never revealed the seed of this step"))
+                break
+            stream = dice.DiceStream(record.us_seeds[seq], salt)
+            if pub.side == "setup":
+                placed = apply_deployment(step.state, orders_from(orders, "the Japanese set-up"))
+                tree = commitment.commit(secret, game=game, seq=-1, pieces=pieces(placed))
+                if tree.root != record.setup_root:
+                    findings.append(Finding("JP", seq, AT_AUDIT, "committed a set-up that is not the one his orders deploy"))
+                    break
+        else:
+            orders, salt = record.us_orders[seq]
+            stream = dice.DiceStream(pub.seed, salt)
+        step = play(loaded, ruleset, step.state, orders, stream, game=game, seq=seq, scenario_ref=ref, source=f"step {seq}")
+        if not step.last["valid"] and pub.view["last"]["valid"]:  # a rejection both show is no cheat
+            rules = ", ".join(sorted({p["rule"] for p in step.last["problems"] if p.get("rule")}))
+            findings.append(Finding("JP", seq, AT_AUDIT,  # he adjudicated the step, whoever wrote the orders
+                                    f"carried out orders the rules refuse ({rules}): "
+                                    + "; ".join(p["message"] for p in step.last["problems"][:3])))
+            break
+        if commitment.commit(secret, game=game, seq=seq, pieces=pieces(step.state)).root != pub.root:
+            findings.append(Finding("JP", seq, AT_AUDIT, "published a root that the replayed position does not give: "
+                                                         "the commitment changed otherwise than the moves"))
+            break
+        if canonical_bytes(step.views["US"]) != canonical_bytes(pub.view):
+            findings.append(Finding("JP", seq, AT_AUDIT, "sent an American view that the replay does not give"))
+            break
+        if stream.rolls != pub.rolls:
+            findings.append(Finding("JP", seq, AT_AUDIT, "recorded other rolls than the replay makes"))
+            break
+    return findings
+
+
+def salts_match(secret: bytes, record: Record) -> bool:
+    """Every salt opened during the game is the one the published secret derives."""
+    return all(hmac.compare_digest(commitment.marker_salt(secret, game=record.game, seq=seq, marker=o.marker), o.salt)
+               for pub in record.publications
+               for seq, opened in ((pub.seq - 1 if pub.side != "setup" else -1, pub.before), (pub.seq, pub.after))
+               for o in opened)

@@ -1,0 +1,456 @@
+"""Hidden units with no referee, at the level of functions (pbem/game/blind_run.py): an honest game checks out,
+and every cheat is caught, naming the cheater, the step and the moment (at once, at the audit, at the end)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from pbem.bot.selfplay import SeededDice
+from pbem.datafiles import load_scenario
+from pbem.game import blind_run as br
+from pbem.game.exposure import hidden_markers, pieces
+from pbem.game.referee import play, record_step, verdict
+from pbem.model.common import NOT_ON_MAP
+from pbem.protocol import commitment
+from pbem.protocol.keys import generate
+
+US = generate("us")
+JP_SECRET, US_SECRET = bytes(range(32)), bytes(range(32, 64))
+POLICIES = {"US": "greedy", "JP": "greedy"}
+
+
+@lru_cache(maxsize=None)
+def loaded(name: str):
+    return load_scenario(name)
+
+
+def run(name="test-skirmish", seed=1, japanese=br.Japanese, **kw):
+    return br.run(loaded(name), us=US, players=br.bot_players(loaded(name), POLICIES, seed), secret=JP_SECRET, us_secret=US_SECRET,
+                  japanese=japanese, **kw)
+
+
+def findings(record, jp):
+    return record.findings + br.audit(loaded(record_scenario(record)), record, jp.secret, jp.orders)
+
+
+def record_scenario(record):
+    return record.publications[0].view["scenario"]["id"]
+
+
+def one(found, *, seq=None, when, words):
+    """The first finding names the Japanese player, the step and the moment; one of that step's says ``words``."""
+    assert found, "the cheat was not caught"
+    first = found[0]
+    assert first.cheater == "JP" and first.when == when, found
+    assert seq is None or first.seq == seq, found
+    saying = [f for f in found if f.seq == first.seq and words in f.what]
+    assert saying, found
+    return saying[0]
+
+
+# -- an honest game ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,seed", [("test-skirmish", s) for s in range(4)] + [("leyte-assault", 1)])
+def test_an_honest_game_checks_out_at_once_and_at_the_audit(name, seed):
+    record, jp = run(name, seed)
+    assert record.publications[-1].view["over"]
+    assert record.findings == []
+    assert br.audit(loaded(name), record, jp.secret, jp.orders) == []
+    assert br.salts_match(jp.secret, record)
+    assert any(p.before for p in record.publications if p.side == "US") or name == "test-skirmish"
+    assert len(record.acks) == len(record.publications) + 2  # the genesis and the set-up roots too
+    assert br.check_history(record, US.public, {p.seq: p.root for p in record.publications}) == []
+
+
+def test_the_run_is_played_again_exactly_from_the_two_secrets():
+    first, _ = run(seed=2)
+    again, _ = run(seed=2)
+    assert [p.root for p in first.publications] == [p.root for p in again.publications]
+    other, _ = br.run(loaded("test-skirmish"), us=US, players=br.bot_players(loaded("test-skirmish"), POLICIES, 2),
+                      us_secret=US_SECRET)
+    assert not {p.root for p in other.publications} & {p.root for p in first.publications}
+
+
+# -- illegal hidden moves: found at the audit -------------------------------------------------------------------
+
+def _zoc(board, state):
+    return {n for u in state.units if u.side == "US" and state.on_map(u.id) for n in board.neighbours(state.locations[u.id])}
+
+
+def _candidate_paths(board, state, start, rule):
+    occupied = {h for h in state.locations.values() if h not in NOT_ON_MAP}
+    zoc = _zoc(board, state)
+    free = [h for h in board.neighbours(start) if board.land(h) and h not in occupied]
+    if rule == "5.13":  # a walk past the allowance, clear of every zone of control
+        path, seen = [], {start}
+        here = start
+        for _ in range(16):
+            nxt = [h for h in board.neighbours(here) if board.land(h) and h not in occupied and h not in zoc and h not in seen]
+            if not nxt:
+                break
+            here = nxt[0]
+            seen.add(here)
+            path.append(here)
+            yield list(path)
+    elif rule == "6.0":  # into an American zone of control, and on
+        for a in free:
+            if a in zoc:
+                continue
+            for b in board.neighbours(a):
+                if board.land(b) and b not in occupied and b in zoc:
+                    for c in board.neighbours(b):
+                        if board.land(c) and c not in occupied and c not in (start, a):
+                            yield [a, b, c]
+    elif rule == "5.21":  # into the sea
+        for a in board.neighbours(start):
+            if not board.land(a):
+                yield [a]
+        for a in free:
+            for b in board.neighbours(a):
+                if not board.land(b):
+                    yield [a, b]
+
+
+class IllegalMover(br.Japanese):
+    """Moves one hidden unit as the rules forbid (``rule``), reports the move in his orders, and carries it out."""
+
+    rule = "5.13"
+    cheat: tuple | None = None
+
+    def choose_orders(self, seq, step):
+        orders = super().choose_orders(seq, step)
+        state = step.state
+        if self.cheat is not None or not state.hidden.deployed or state.position.phasing != "JP":
+            return orders
+        ruleset = self.loaded.scenario.ruleset.model_dump(mode="json")
+        attacking = {u for a in orders.get("attacks", []) for u in [*a["attackers"], *a.get("barrage", [])]}
+        zoc = _zoc(self.loaded.board, state)
+        for hex_id, unit in sorted(hidden_markers(state).items()):
+            if state.unit(unit).is_dummy or unit in attacking or hex_id in zoc:
+                continue
+            honest = {**orders, "moves": [m for m in orders.get("moves", []) if m["unit"] != unit]}
+            trial = play(self.loaded, ruleset, state, honest, SeededDice("trial"), game=self.game, seq=seq,
+                         scenario_ref={"id": "t", "hash": "t"}, source="trial")
+            if not trial.last["valid"]:
+                continue
+            for path in _candidate_paths(self.loaded.board, trial.state, hex_id, self.rule):
+                cheat = {**honest, "moves": [*honest["moves"], {"unit": unit, "path": path}]}
+                _, problems = verdict(self.loaded, ruleset, state, cheat, "cheat")
+                if problems and {p.rule for p in problems} == {self.rule}:
+                    self.cheat = (seq, unit, path[-1], honest)
+                    return cheat
+        return orders
+
+    def carry_out(self, seq, step, orders, stream, ruleset):
+        if self.cheat is None or self.cheat[0] != seq:
+            return super().carry_out(seq, step, orders, stream, ruleset)
+        _, unit, end, honest = self.cheat
+        played = super().carry_out(seq, step, honest, stream, ruleset)
+        moved = played.state.model_copy(update={"locations": {**played.state.locations, unit: end}})
+        return record_step(moved, game=self.game, seq=seq, scenario_ref={"id": self.loaded.scenario.id, "hash": br.SELFPLAY},
+                           ruleset=ruleset, over=played.over, last=played.last, loaded=self.loaded, before=step.state)
+
+
+@pytest.mark.parametrize("rule,words,name", [("5.13", "allowance", "test-skirmish"), ("6.0", "zone of control", "test-skirmish"),
+                                             ("5.21", "sea", "leyte-assault")])
+def test_a_hidden_unit_moved_against_the_rules_is_found_at_the_audit_naming_the_move(rule, words, name):
+    for seed in range(6):
+        mover = type("Mover", (IllegalMover,), {"rule": rule})
+        record, jp = run(name, seed=seed, japanese=mover)
+        if jp.cheat is not None:
+            break
+    else:
+        pytest.fail(f"no bot game offered a hidden move breaking {rule}")
+    seq, unit, end, _ = jp.cheat
+    assert record.findings == [], "the American player cannot see a hidden move: nothing is caught at once"
+    found = one(br.audit(loaded(name), record, jp.secret, jp.orders), seq=seq, when=br.AT_AUDIT, words=f"({rule})")
+    assert unit in found.what and words in found.what
+
+
+# -- openings: caught at once -----------------------------------------------------------------------------------
+
+class WrongOpening(br.Japanese):
+    """Opens a marker exposed in an American player-turn as a stronger unit than he committed."""
+
+    lied = None
+
+    def carry_out(self, seq, step, orders, stream, ruleset):
+        self.current = seq
+        return super().carry_out(seq, step, orders, stream, ruleset)
+
+    def open(self, tree, marker):
+        opening = tree.opening(marker)
+        if opening.is_dummy or tree.seq != self.current - 1 or self.lied:
+            return opening
+        self.lied = (self.current, marker)
+        return commitment.Opening(**{**opening.__dict__, "piece": {**opening.piece, "defense": opening.piece["defense"] + 3}})
+
+
+def test_an_opening_that_does_not_match_its_commitment_is_caught_at_once():
+    record, jp = run(japanese=WrongOpening)
+    seq, marker = jp.lied
+    found = one(record.findings, seq=seq, when=br.AT_ONCE, words="does not match the root he committed")
+    assert marker in found.what
+
+
+def _honest_openings(name="test-skirmish", seed=1):
+    """The openings against an earlier root in an honest game (set-up intelligence, American player-turns) of pieces
+    never opened before: a cheat on its commitment up to that step is first seen there."""
+    record, jp = run(name, seed)
+    first, seen = [], set()
+    for p in record.publications:
+        for o in p.before:
+            if (o.piece.get("id"), o.marker) not in seen and o.piece.get("id") not in seen:
+                first.append((p.seq, o))
+        seen |= {o.piece.get("id") for o in p.before + p.after if not o.is_dummy}
+        seen |= {(o.piece.get("id"), o.marker) for o in p.before if o.is_dummy}
+    return record, first
+
+
+class Relabel(br.Japanese):
+    """Commits one piece as something else in the roots of steps ``steps`` (a dummy as a unit, a unit as a dummy)."""
+
+    target: str = ""
+    steps: range = range(0)
+    swap_with: str | None = None
+
+    def committed_pieces(self, seq, state):
+        found = pieces(state)
+        where = state.locations.get(self.target)
+        if seq in self.steps and where in found:
+            if self.swap_with:
+                other = state.locations[self.swap_with]
+                found[where], found[other] = found[other], found[where]
+            else:
+                found[where] = {"kind": "dummy"} if found[where] != {"kind": "dummy"} else {
+                    "id": "jp-1-9", "kind": "infantry", "attack": 2, "defense": 3, "move": 4}
+        return found
+
+
+def _relabel(target, steps, swap_with=None):
+    return type("Cheat", (Relabel,), {"target": target, "steps": steps, "swap_with": swap_with})
+
+
+def test_a_real_unit_committed_as_a_dummy_is_caught_at_once_when_it_is_opened():
+    record, opened = _honest_openings()
+    seq, opening = next((s, o) for s, o in opened if not o.is_dummy)
+    cheat, jp = run(japanese=_relabel(opening.piece["id"], range(-1, seq)))
+    one(cheat.findings, seq=seq, when=br.AT_ONCE, words="a real unit stood under a marker opened as a dummy")
+
+
+def test_a_dummy_committed_as_a_real_unit_is_caught_at_once_when_it_is_removed():
+    for seed in range(6):
+        record, opened = _honest_openings(seed=seed)
+        dummy = next(((s, o) for s, o in opened if o.is_dummy), None)
+        if dummy:
+            break
+    seq, opening = dummy
+    record, jp = run(seed=seed)
+    tree = -1 if seq == 1 else seq - 1  # step 1 is the set-up, opened against the set-up's root
+    before = jp.trees[tree]
+    state_unit = _dummy_at(seed, tree, opening.marker)
+    cheat, _ = run(seed=seed, japanese=_relabel(state_unit, range(-1, seq)))
+    one(cheat.findings, seq=seq, when=br.AT_ONCE, words="a dummy was committed as a real unit")
+    assert before.pieces[opening.marker] == {"kind": "dummy"}
+
+
+def _dummy_at(seed, seq, hex_id):
+    """The id of the dummy standing in ``hex_id`` after step ``seq`` (replayed from an honest run)."""
+    captured = {}
+
+    class Spy(br.Japanese):
+        def committed_pieces(self, s, state):
+            if s == seq:
+                captured.update({h: u for u, h in state.locations.items()})
+            return pieces(state)
+
+    run(seed=seed, japanese=Spy)
+    return captured[hex_id]
+
+
+def _unopened_hidden(record, jp, seq):
+    """Two real units hidden after step ``seq`` whose markers step ``seq + 1`` does not open."""
+    captured = {}
+
+    class Spy(br.Japanese):
+        def committed_pieces(self, s, state):
+            if s == seq:
+                captured.update(hidden_markers(state))
+                captured["state"] = state
+            return pieces(state)
+
+    run("leyte-assault", seed=1, japanese=Spy)
+    state = captured.pop("state")
+    nxt = next(p for p in record.publications if p.seq == seq + 1)
+    opened = {o.marker for o in nxt.before}
+    return [u for h, u in sorted(captured.items()) if h not in opened and not state.unit(u).is_dummy]
+
+
+def test_a_unit_committed_as_a_dummy_and_never_opened_is_caught_at_the_audit():
+    record, jp = run("leyte-assault")
+    seq = 2
+    unit = _unopened_hidden(record, jp, seq)[0]
+    cheat, cj = run("leyte-assault", japanese=_relabel(unit, range(seq, seq + 1)))
+    assert cheat.findings == []
+    one(br.audit(loaded("leyte-assault"), cheat, cj.secret, cj.orders), seq=seq, when=br.AT_AUDIT,
+        words="the replayed position does not give")
+
+
+def test_a_commitment_changed_between_steps_against_the_moves_is_caught_at_the_audit():
+    record, jp = run("leyte-assault")
+    seq = 2
+    a, b = _unopened_hidden(record, jp, seq)[:2]
+    cheat, cj = run("leyte-assault", japanese=_relabel(a, range(seq, seq + 1), swap_with=b))
+    assert cheat.findings == []
+    one(br.audit(loaded("leyte-assault"), cheat, cj.secret, cj.orders), seq=seq, when=br.AT_AUDIT,
+        words="commitment changed otherwise than the moves")
+
+
+# -- two histories, dice, the secret ----------------------------------------------------------------------------
+
+def test_two_histories_are_shown_by_the_american_acknowledgement():
+    record, jp = run()
+    shown = {p.seq: p.root for p in record.publications}
+    other = commitment.commit(commitment.new_secret(), game=record.game, seq=3, pieces={}).root
+    found = br.check_history(record, US.public, {**shown, 3: other})
+    one(found, seq=3, when=br.AT_AUDIT, words="two histories")
+    forged = [dict(a) for a in record.acks]
+    forged[4] = {**forged[4], "body": {**forged[4]["body"], "root": other}}
+    with pytest.raises(Exception, match="signature"):
+        br.check_history(br.Record(record.game, acks=forged), US.public, {})
+
+
+class WrongSeed(br.Japanese):
+    """Reveals another seed than the one he committed for an American player-turn."""
+
+    lied = None
+
+    def carry_out(self, seq, step, orders, stream, ruleset):
+        if not step.state.hidden.deployed or step.state.position.phasing != "US":
+            return super().carry_out(seq, step, orders, stream, ruleset)
+        stream._seed = bytes(32)  # his rolls, from a seed he did not commit, published as the rolls of the step
+        played = super().carry_out(seq, step, orders, stream, ruleset)
+        if stream.rolls and self.lied is None:
+            self.lied = seq
+        return played
+
+
+def test_a_wrong_roll_is_caught_at_once():
+    record, jp = run(japanese=WrongSeed)
+    one(record.findings, seq=jp.lied, when=br.AT_ONCE, words="rolls that the committed seed and the salt do not give")
+
+
+class WrongDie(br.Japanese):
+    """Rolls honestly but shows another die in the record of a combat."""
+
+    lied = None
+
+    def carry_out(self, seq, step, orders, stream, ruleset):
+        played = super().carry_out(seq, step, orders, stream, ruleset)
+        combats = played.public.get("last", {}).get("combats") or []
+        if self.lied is None and combats:
+            self.lied = seq
+            combats[0]["die"] = combats[0]["die"] % 6 + 1
+        return played
+
+
+def test_a_combat_shown_with_another_die_than_rolled_is_caught_at_once():
+    record, jp = run(japanese=WrongDie)
+    one(record.findings, seq=jp.lied, when=br.AT_ONCE, words="published a record the rolls do not give")
+
+
+def test_a_withheld_secret_is_a_finding_at_the_end_and_an_escrow_closes_it():
+    record, jp = run()
+    one(br.audit(loaded("test-skirmish"), record, None, jp.orders), when=br.AT_END, words="withheld his secret")
+    holder = generate("escrow")
+    sealed = commitment.escrow_secret(jp.secret, holder.public, game=record.game)
+    recovered = commitment.open_escrow(sealed, holder, game=record.game)
+    assert br.audit(loaded("test-skirmish"), record, recovered, jp.orders) == []
+
+
+def test_orders_other_than_committed_are_caught_at_the_audit():
+    record, jp = run()
+    seq = next(s for s in sorted(jp.orders) if s > 1)
+    changed = {**jp.orders, seq: {**jp.orders[seq], "moves": []}}
+    one(br.audit(loaded("test-skirmish"), record, jp.secret, changed), seq=seq, when=br.AT_AUDIT,
+        words="not the ones he committed")
+
+
+class Withholder(br.Japanese):
+    """Resolves an American attack on a marker without opening the marker first."""
+
+    skipped = None
+
+    def openings(self, tree, markers):
+        found = super().openings(tree, markers)
+        real = [o for o in found if not o.is_dummy]
+        if self.skipped is None and real:
+            self.skipped = (1 if tree.seq == -1 else tree.seq + 1, real[0].piece["id"])  # -1: the set-up's root
+            return [o for o in found if o is not real[0]]
+        return found
+
+
+def test_a_unit_exposed_without_its_opening_is_caught_at_once():
+    record, jp = run(japanese=Withholder)
+    seq, unit = jp.skipped
+    found = one(record.findings, seq=seq, when=br.AT_ONCE, words="without opening the marker it stood under")
+    assert unit in found.what
+
+
+def test_an_american_seed_other_than_committed_is_caught_naming_him():
+    record, jp = run()
+    seq = min(record.us_seeds)
+    record.us_seeds[seq] = bytes(32)
+    found = br.audit(loaded("test-skirmish"), record, jp.secret, jp.orders)
+    assert found and found[0].cheater == "US" and found[0].seq == seq and "acknowledgement committed" in found[0].what
+
+
+class Blunderer(br.Japanese):
+    """Sends orders the rules refuse once (a unit moved twice, 5.16): an honest rejection, not a cheat."""
+
+    rejected = None
+
+    def choose_orders(self, seq, step):
+        orders = super().choose_orders(seq, step)
+        moves = orders.get("moves") or []
+        if self.rejected is None and step.state.hidden.deployed and moves:
+            self.rejected = seq
+            return {**orders, "moves": [*moves, moves[0]]}
+        return orders
+
+
+def test_orders_honestly_rejected_are_no_finding():
+    record, jp = run(japanese=Blunderer)
+    rejected = next(p for p in record.publications if p.seq == jp.rejected)
+    assert rejected.view["last"]["valid"] is False
+    assert record.findings == []
+    assert br.audit(loaded("test-skirmish"), record, jp.secret, jp.orders) == []
+
+
+class StrongerDefenders(br.Japanese):
+    """Adjudicates an American player-turn with every hidden defender's defense raised by 2, then shows the true units."""
+
+    lied = None
+
+    def carry_out(self, seq, step, orders, stream, ruleset):
+        state = step.state
+        if self.lied is not None or not state.hidden.deployed or state.position.phasing != "US":
+            return super().carry_out(seq, step, orders, stream, ruleset)
+        markers = hidden_markers(state)
+        real = {u for u in markers.values() if not state.unit(u).is_dummy}
+        if not any(markers.get(d) in real for a in orders.get("attacks", []) for d in a["defenders"]):
+            return super().carry_out(seq, step, orders, stream, ruleset)  # his attacks meet no hidden unit
+        stronger = tuple(u.model_copy(update={"defense": u.defense + 2}) if u.id in real else u for u in state.units)
+        played = super().carry_out(seq, type(step)(**{**step.__dict__, "state": state.model_copy(update={"units": stronger})}),
+                                   orders, stream, ruleset)
+        self.lied = seq
+        true = played.state.model_copy(update={"units": state.units})
+        return record_step(true, game=self.game, seq=seq, scenario_ref={"id": self.loaded.scenario.id, "hash": br.SELFPLAY},
+                           ruleset=ruleset, over=played.over, last=played.last, loaded=self.loaded, before=state)
+
+
+def test_a_combat_resolved_with_other_strengths_than_opened_is_caught_at_once():
+    record, jp = run("leyte-assault", japanese=StrongerDefenders)
+    one(record.findings, seq=jp.lied, when=br.AT_ONCE, words="but the opened defenders and their FPF make")
