@@ -142,3 +142,14 @@ def test_every_command_is_classed():
     known = set(GAME_COMMANDS) | set(OTHER_COMMANDS) | SERVICES
     missing = sorted(set(names(get_group(app))) - known)
     assert not missing, f"class these commands in tests/test_command_imports.py: {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_status_a_second_time_loads_no_model(games, game, tmp_path):
+    """``status --key`` replays the player's turns once and remembers them (:mod:`pbem.game.replayed`): run again on
+    the same files it checks his views as ``pbem view`` does and replays nothing, so it is a light command again."""
+    folder = tmp_path / game
+    shutil.copytree(games[game], folder)
+    args, _ = GAME_COMMANDS["status"]
+    _check(_run(folder, args), "status", NO_VALIDATOR)
+    _check(_run(folder, args), "status", LIGHT)
