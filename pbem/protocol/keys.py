@@ -151,6 +151,9 @@ class PublicIdentity:
     @classmethod
     def from_line(cls, line: str, *, source: str | None = None, field: str | None = None) -> "PublicIdentity":
         """Parse ``pbem-id-1 NAME SIGN ENC``; anything else is :class:`BadInput`."""
+        known = _READ_LINES.get(line) if isinstance(line, str) and cls is PublicIdentity else None
+        if known is not None:
+            return known
         hint = "copy the whole line starting with 'pbem-id-1' from the player's .pub file"
         parts = line.strip().split(" ") if isinstance(line, str) else []
         if len(parts) != 4 or parts[0] != ID_TAG:
@@ -168,7 +171,13 @@ class PublicIdentity:
         identity = cls(name, sign_public, enc_public)
         if not _usable(sign_public, enc_public):
             raise BadInput("the identity line holds an unusable key", file=source, field=field, hint=hint)
+        if cls is PublicIdentity and len(_READ_LINES) < 1024:
+            _READ_LINES[line] = identity
         return identity
+
+
+#: Identity lines read before, each with its identity (immutable): every turn file of a game carries the same three.
+_READ_LINES: dict[str, PublicIdentity] = {}
 
 
 #: The private key an identity's X25519 point is tried with.  Any key serves: clamping makes
