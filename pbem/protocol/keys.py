@@ -187,13 +187,36 @@ _READ_LINES: dict[str, PublicIdentity] = {}
 _PROBE = bytes(range(1, 33))
 
 
+@functools.lru_cache(maxsize=1)
+def _x25519():
+    """The X25519 key functions of the library's compiled core, which its ``X25519PublicKey.from_public_bytes`` and
+    ``X25519PrivateKey.from_private_bytes`` call after asking the OpenSSL backend object whether X25519 is
+    supported: loading that object (its ciphers, RSA, EC, DH) costs a command that only checks identities more
+    than the check (docs/performance.md).  An unsupported X25519 raises ``UnsupportedAlgorithm`` here too.
+    Where a later release moves them, the public classes are used."""
+    try:
+        from cryptography.hazmat.bindings._rust import openssl as rust_openssl
+
+        core = rust_openssl.x25519
+        if callable(core.from_public_bytes) and callable(core.from_private_bytes):
+            return core
+    except (ImportError, AttributeError):
+        pass
+    return _PublicX25519
+
+
+class _PublicX25519:
+    from_public_bytes = staticmethod(lambda data: x25519.X25519PublicKey.from_public_bytes(data))
+    from_private_bytes = staticmethod(lambda data: x25519.X25519PrivateKey.from_private_bytes(data))
+
+
 @functools.lru_cache(maxsize=256)
 def _usable(sign_public: bytes, enc_public: bytes) -> bool:
     """Refuse keys the library rejects (e.g. a low-order X25519 point).
     Cached: the same few identities are read again with every file."""
     try:
         ed25519.Ed25519PublicKey.from_public_bytes(sign_public)
-        x25519.X25519PrivateKey.from_private_bytes(_PROBE).exchange(x25519.X25519PublicKey.from_public_bytes(enc_public))
+        _x25519().from_private_bytes(_PROBE).exchange(_x25519().from_public_bytes(enc_public))
     except (ValueError, UnsupportedAlgorithm):
         return False
     return True
