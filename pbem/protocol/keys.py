@@ -455,12 +455,27 @@ def _unseal_keys(document: dict, where: fields.Where, passphrase: bytes | None) 
     return parse_canonical(plaintext, source=where.source, what="the decrypted keys")
 
 
-def _load_pem(value, key_type, where: fields.Where):
+@functools.lru_cache(maxsize=1)
+def _pem_loader():
+    """``serialization.load_pem_private_key``, which is the library's compiled ``keys.load_pem_private_key`` under
+    another name, taken from the compiled core: importing the ``serialization`` package also loads its SSH
+    formats, bcrypt and legacy ciphers, which cost every command that opens a key more than reading it."""
+    try:
+        from cryptography.hazmat.bindings._rust import openssl as rust_openssl
+
+        if callable(rust_openssl.keys.load_pem_private_key):
+            return rust_openssl.keys.load_pem_private_key
+    except (ImportError, AttributeError):
+        pass
     from cryptography.hazmat.primitives import serialization
 
+    return serialization.load_pem_private_key
+
+
+def _load_pem(value, key_type, where: fields.Where):
     text = fields.string(value, where)
     try:
-        key = serialization.load_pem_private_key(text.encode("ascii"), password=None)
+        key = _pem_loader()(text.encode("ascii"), password=None)
     except (ValueError, TypeError, UnicodeEncodeError, UnsupportedAlgorithm):
         raise where.fail("the private key is damaged", hint="restore the key file from your backup") from None
     if not isinstance(key, key_type):

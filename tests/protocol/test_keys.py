@@ -243,3 +243,21 @@ def test_checking_an_identity_loads_no_openssl_backend_object(alice):
     code = ("import sys; from pbem.protocol.keys import read_public; "
             f"read_public({alice.public.line()!r}); print('cryptography.hazmat.backends.openssl.backend' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_a_key_file_is_read_with_the_librarys_own_pem_loader():
+    """``keys._pem_loader`` is the very function ``serialization.load_pem_private_key`` names (issue 26)."""
+    from cryptography.hazmat.primitives import serialization
+
+    assert keys._pem_loader() is serialization.load_pem_private_key
+
+
+def test_opening_a_key_loads_no_ssh_or_legacy_cipher_module(tmp_path, alice):
+    import subprocess
+    import sys
+
+    path = tmp_path / "alice.key"
+    keys.write_private(path, alice, None)
+    code = (f"import sys; from pbem.protocol.keys import read_private; read_private({str(path)!r}, None); "
+            "print(sorted(m for m in sys.modules if m.endswith('serialization.ssh') or m == 'bcrypt' or 'decrepit' in m))")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
