@@ -174,7 +174,7 @@ def leyte_rows(work: Path, rounds: int, quick: bool = False) -> tuple[list, list
     add("Leyte: status (replays remembered)", "status", status, game)
     record = game / "game" / f".pbem-replayed-{side}.json"
     record.unlink()
-    add("Leyte: status (nothing remembered)", None, status, game, cleanup=lambda: record.unlink())
+    add("Leyte: status (nothing remembered)", None, status, game, cleanup=lambda: record.unlink(missing_ok=True))
     add(f"Leyte: dice ({len(turns)} turn files)", "dice", ["dice", "game"], game)
     add("Leyte: orders template", None, ["orders", "template", turn, "--key", key], game)
     add("Leyte: validate", "validate", ["validate", orders, "--turn", turn, "--key", key], game)
