@@ -145,8 +145,8 @@ class PublicIdentity:
 
     @property
     def seal_key(self) -> x25519.X25519PublicKey:
-        """The X25519 key data is sealed to for this party."""
-        return x25519.X25519PublicKey.from_public_bytes(self.enc_public)
+        """The X25519 key data is sealed to for this party (made by the library's compiled core, see :func:`_x25519`)."""
+        return _x25519().from_public_bytes(self.enc_public)
 
     @classmethod
     def from_line(cls, line: str, *, source: str | None = None, field: str | None = None) -> "PublicIdentity":
