@@ -3,7 +3,9 @@
 Not a test: it prints figures.  Run with ``.venv/bin/python benchmarks/commands.py``
 (``--rounds N``, default 7; ``--games test,leyte,synthetic`` to time fewer;
 ``--before DIR`` to time an older checkout's commands on the same files too,
-each paired with a floor of its own, e.g. ``git archive dd4e406 | tar -x -C DIR``).
+each paired with a floor of its own, e.g. ``git archive dd4e406 | tar -x -C DIR``;
+``--quick`` plays the long games to 10 and 12 Game-Turns and times the synthetic
+positions at 50 units only: every row's code runs, as the test suite runs it).
 
 A command is timed as a user runs it, a fresh process, against the *import
 floor*: ``python -c "import typer, pydantic, cryptography…hpke, jsonschema"``,
@@ -27,6 +29,12 @@ campaign's length (no shipped scenario lasts 26 Game-Turns, so it is
 50/150/300 units, a movement phase and every contact attacked, built by
 ``tests/random_positions.py``) for ``validate`` and ``adjudicate``.
 Turn-file sizes are listed at the end.
+
+``status`` is timed twice: as a player runs it turn after turn, when his
+earlier replays are remembered (:mod:`pbem.game.replayed`) and only his
+views are read again, and on a folder where nothing is remembered (the
+record is removed before each run), when every player-turn of his is
+replayed as ``verify --replay-mine`` does.
 
 Each row carries its target (issue 26), a ceiling on the ratio of CPU times,
 and says whether it is met: validate, submit, adjudicate, bot ≤ 1.5×; show
@@ -144,7 +152,7 @@ def long_leyte(folder: Path, last_turn: int) -> Path:
     return path
 
 
-def leyte_rows(work: Path, rounds: int) -> tuple[list, list]:
+def leyte_rows(work: Path, rounds: int, quick: bool = False) -> tuple[list, list]:
     """Every command on a real Leyte game, the audit of whole games of 8 and 26 Game-Turns (the latter
     with hidden units, as its target says), and verify of a 52-Game-Turn game."""
     rows, sizes = [], []
@@ -161,7 +169,12 @@ def leyte_rows(work: Path, rounds: int) -> tuple[list, list]:
     orders = f"orders/orders-{seq:04d}-{side}.json"
     add("Leyte: view", "view", ["view", turn, "--key", key], game)
     add(f"Leyte: verify ({len(turns)} turn files)", "verify", ["verify", "game"], game)
-    add("Leyte: status", "status", ["status", "game", "--key", key], game)
+    status = ["status", "game", "--key", key]
+    subprocess.run(PBEM + status, cwd=game, check=True, capture_output=True)  # the player's first status: his replays remembered
+    add("Leyte: status (replays remembered)", "status", status, game)
+    record = game / "game" / f".pbem-replayed-{side}.json"
+    record.unlink()
+    add("Leyte: status (nothing remembered)", None, status, game, cleanup=lambda: record.unlink(missing_ok=True))
     add(f"Leyte: dice ({len(turns)} turn files)", "dice", ["dice", "game"], game)
     add("Leyte: orders template", None, ["orders", "template", turn, "--key", key], game)
     add("Leyte: validate", "validate", ["validate", orders, "--turn", turn, "--key", key], game)
@@ -185,18 +198,19 @@ def leyte_rows(work: Path, rounds: int) -> tuple[list, list]:
     played = len(list((final / "game").glob("turn-*.pbem"))) - 1
     add(f"Leyte final collapse: audit, {played} player-turns", None, ["audit", "game", "--reveal", "reveal.pbem"], final)
 
+    turns26, turns52 = (10, 12) if quick else (26, 52)
     long = work / "leyte-26"
     long.mkdir()
-    demo_game(long / "game26", str(long_leyte(long, 26)), "--option", "hidden-units")
+    demo_game(long / "game26", str(long_leyte(long, turns26)), "--option", "hidden-units")
     played = len(list((long / "game26" / "game").glob("turn-*.pbem"))) - 1
-    add(f"Leyte 26 Game-Turns, hidden units: audit, {played} player-turns", "audit-26-hidden",
+    add(f"Leyte {turns26} Game-Turns, hidden units: audit, {played} player-turns", "audit-26-hidden" if not quick else None,
         ["audit", "game", "--reveal", "reveal.pbem"], long / "game26")
 
     longer = work / "leyte-52"
     longer.mkdir()
-    demo_game(longer / "game52", str(long_leyte(longer, 52)))
+    demo_game(longer / "game52", str(long_leyte(longer, turns52)))
     files = len(list((longer / "game52" / "game").glob("turn-*.pbem")))
-    add(f"Leyte 52 Game-Turns: verify ({files} turn files)", "verify-52", ["verify", "game"], longer / "game52")
+    add(f"Leyte {turns52} Game-Turns: verify ({files} turn files)", "verify-52" if not quick else None, ["verify", "game"], longer / "game52")
     return rows, sizes
 
 
@@ -249,10 +263,10 @@ def test_rows(work: Path, rounds: int, player_turns: int) -> tuple[list, list]:
     return rows, sizes
 
 
-def synthetic_rows(work: Path, rounds: int) -> tuple[list, list]:
+def synthetic_rows(work: Path, rounds: int, quick: bool = False) -> tuple[list, list]:
     """``validate`` and ``adjudicate`` of a full player-turn at 50, 150 and 300 units on Leyte's 29x32."""
     rows, sizes = [], []
-    for units in (50, 150, 300):
+    for units in (50,) if quick else (50, 150, 300):
         folder = work / f"bench-{units}"
         folder.mkdir()
         scenario, orders, phasing = synthetic_scenario(units)
@@ -287,6 +301,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--player-turns", type=int, default=6, help="player-turns of the test game to verify and audit (it lasts 8)")
     parser.add_argument("--games", default=",".join(GAMES), help=f"which games to time, of {', '.join(GAMES)} (default: all)")
+    parser.add_argument("--quick", action="store_true", help="the long games shorter, the synthetic positions at 50 units only (for the test suite)")
     parser.add_argument("--before", type=Path, help="also time the pbem of this checkout (e.g. git archive dd4e406 | tar -x -C DIR) on the same files")
     args = parser.parse_args()
     global BEFORE
@@ -299,8 +314,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         for name, timed in (("test", lambda: test_rows(work, args.rounds, args.player_turns)),
-                            ("leyte", lambda: leyte_rows(work, args.rounds)),
-                            ("synthetic", lambda: synthetic_rows(work, args.rounds))):
+                            ("leyte", lambda: leyte_rows(work, args.rounds, args.quick)),
+                            ("synthetic", lambda: synthetic_rows(work, args.rounds, args.quick))):
             if name in games:
                 more_rows, more_sizes = timed()
                 rows += more_rows

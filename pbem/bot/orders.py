@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.bot.contact import Group, mandatory_attacks
 from pbem.bot.sight import Sight
+from pbem.construct import construct
 from pbem.engine.adjudicator import check_orders
 from pbem.engine.hexes import Hex
 from pbem.engine.problems import Problem
@@ -95,7 +96,7 @@ class Plan:
 
 def problems_with(sight: Sight, document: dict[str, Any]) -> tuple[Problem, ...]:
     """Every problem the engine finds with ``document`` on the side's own view."""
-    orders = Orders.model_validate(document)
+    orders = construct(Orders, document)  # the bot's own document: built as model_validate builds it, without its validator
     return check_orders(sight.board, sight.ruleset, sight.state, orders).problems
 
 

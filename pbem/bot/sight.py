@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.construct import construct
 from pbem.datafiles import LoadedScenario
 from pbem.engine import hexes
 from pbem.engine.board import Board
@@ -83,7 +84,7 @@ def see(view: dict[str, Any], loaded: LoadedScenario) -> Sight:
         enemy=enemy_of(side),
         board=loaded.board,
         scenario=loaded.scenario,
-        ruleset=Ruleset(**view["ruleset"]),
+        ruleset=construct(Ruleset, view["ruleset"]),  # as Ruleset(**…) builds it, without building its validator
         state=state,
         units=units,
         where=where,

@@ -16,12 +16,14 @@ moves no farther when placed next to the enemy (12.22).
 
 from __future__ import annotations
 
+import json
 import math
 import weakref
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Collection, Mapping
 
+from pbem.dump import dump
 from pbem.engine.board import Board
 from pbem.engine.hexes import Hex
 from pbem.engine.movement import EXIT_COST
@@ -75,7 +77,7 @@ def graph_of(board: Board) -> MoveGraph:
     """
     graph = _BY_BOARD.get(board)
     if graph is None:
-        key = board.spec.model_dump_json()
+        key = json.dumps(dump(board.spec), sort_keys=True)  # the map's content, written without pydantic's serializer
         graph = _BY_MAP.get(key)
         if graph is None:
             if len(_BY_MAP) >= KEPT_MAPS:

@@ -45,10 +45,12 @@ def verify_game(
     *,
     replay_with: PrivateIdentity | None = None,
     receipts_required: bool = True,
+    remember: Path | None = None,
 ) -> GameCheck:
     """Everything ``pbem verify`` checks; ``folders`` are searched for the player's receipts.  With
     ``receipts_required`` false (``pbem status``), a player-turn whose receipt is not in ``folders`` is noted as not
-    replayed instead of failing: a missing receipt says nothing against the turn file."""
+    replayed instead of failing: a missing receipt says nothing against the turn file.  ``remember``: the folder
+    where the player's replays that found nothing are remembered (:mod:`pbem.game.replayed`)."""
     from pbem.game.receipts import check_receipts
 
     chain = verify_chain(sources)
@@ -67,5 +69,5 @@ def verify_game(
         check.findings += [Finding(turn.source, p, turn.seq) for p in combat_roll_problems(turn.public, turn.dice.rolls)]
         check.findings += [Finding(turn.source, p, turn.seq) for p in combat_table_problems(turn.public, turn.dice.rolls)]
     if genesis is not None:
-        mode_of(genesis).verify(check, folders, replay_with, receipts_required)
+        mode_of(genesis).verify(check, folders, replay_with, receipts_required, remember)
     return check

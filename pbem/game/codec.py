@@ -36,18 +36,26 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     return doc
 
 
-#: The units tuple written out last, and what it gave: a player-turn writes the same units three times
-#: (the full state and both views share the tuple), and an audit does so for every player-turn.
-_last_units: list = [None, []]
+#: Units written out lately, by id, each kept with what it gave (so that its id is never reused): a player-turn
+#: writes the same units three times (the full state and both views), and most units of one player-turn are
+#: the very objects of the next, which an audit writes out again for every player-turn.  Units are frozen.
+_UNITS_WRITTEN: dict[int, tuple[Any, dict[str, Any]]] = {}
+_UNITS_KEPT = 4096
 
 
 def _units_json(units: tuple) -> list[dict[str, Any]]:
-    """The units written out, once per units tuple (kept, so that its id is never reused); each call gets its own dicts."""
+    """The units written out, each unit once; each call gets its own dicts."""
     from pbem.dump import dump
 
-    if _last_units[0] is not units:
-        _last_units[:] = [units, [dump(u, exclude_none=True) for u in units]]
-    return [dict(u) for u in _last_units[1]]
+    written = []
+    for unit in units:
+        known = _UNITS_WRITTEN.get(id(unit))
+        if known is None or known[0] is not unit:
+            if len(_UNITS_WRITTEN) >= _UNITS_KEPT:
+                _UNITS_WRITTEN.clear()
+            known = _UNITS_WRITTEN[id(unit)] = (unit, dump(unit, exclude_none=True))
+        written.append(dict(known[1]))
+    return written
 
 
 def state_from_json(doc: dict[str, Any]) -> GameState:

@@ -54,10 +54,26 @@ def turn_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("turn-*.pbem"))
 
 
+#: The genesis file found for each turn file read lately (the turn file kept with it, so that its id names it):
+#: one player-turn asks for it several times (to check the turn, for the scenario, for its hash).
+_GENESIS_OF: dict[int, tuple[TurnFile, TurnFile]] = {}
+
+
 def genesis_of(turn: TurnFile) -> TurnFile:
-    """The genesis turn file of ``turn``'s game: itself, or ``turn-0000.pbem`` beside it."""
+    """The genesis turn file of ``turn``'s game: itself, or ``turn-0000.pbem`` beside it (found once per turn file read)."""
     if turn.is_genesis:
         return turn
+    known = _GENESIS_OF.get(id(turn))
+    if known is not None and known[0] is turn:
+        return known[1]
+    genesis = _genesis_beside(turn)
+    if len(_GENESIS_OF) >= 8:
+        _GENESIS_OF.clear()
+    _GENESIS_OF[id(turn)] = (turn, genesis)
+    return genesis
+
+
+def _genesis_beside(turn: TurnFile) -> TurnFile:
     path = folder_of(turn.source) / turn_name(0)
     if not path.exists():
         raise BadInput(

@@ -20,18 +20,14 @@ from pbem.protocol.turnfile import TurnFile
 
 
 def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdentity, notes: list[str],
-                receipts_required: bool = True) -> list[Finding]:
+                receipts_required: bool = True, remember: Path | None = None) -> list[Finding]:
     """What the holder's key lets him check (see the module docstring): every view of his against the public record
     of its turn file (as ``pbem view`` does), and each of his own player-turns replayed, or, for American orders
-    under hidden units, re-judged on his view (:func:`rejudge`)."""
-    from pbem.game.codec import state_from_json
-    from pbem.game.nmr import nmr_document, source_of
+    under hidden units, re-judged on his view (:func:`rejudge`).  With ``remember``, a player-turn replayed before
+    from the same files with the same key and found right is not replayed again (:mod:`pbem.game.replayed`)."""
     from pbem.game.roles import role_of
     from pbem.game.receipts import SUFFIX, read_receipt
-    from pbem.game.referee import play
-    from pbem.game.scenario_ref import scenario_of
     from pbem.game.views import checked_view
-    from pbem.protocol.dice import DiceStream
     from pbem.protocol.nmr import is_nmr
     from pbem.protocol.turnfile import open_view
 
@@ -47,11 +43,21 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
             record = read_receipt(path)
             for item in (record or {}).get("revisions", []):
                 documents[item["orders"]] = item["document"]
-    findings, replayed, judged, views = [], 0, 0, {}
+    findings, replayed, judged, views, marks, covered = [], 0, 0, {}, {}, set()
+    if remember is not None:
+        from pbem.game.replayed import Replayed
+
+        seen, before = Replayed(remember, side, player), 0
+        for seq, turn in by_seq.items():
+            if seq and turn.orders_header["body"]["side"] == side and (turn.orders in documents or is_nmr(turn.orders_header)):
+                marks[seq] = seen.mark(turn, documents.get(turn.orders))
+        covered = {seq for seq, turn in by_seq.items() if seen.view_mark(turn) in seen}  # found whole by an earlier run
     for seq in sorted(by_seq):
         turn = by_seq[seq]
         try:
-            views[seq] = checked_view(open_view(turn, side, player), turn.source)
+            views[seq] = checked_view(open_view(turn, side, player), turn.source, deep=seq not in covered)
+            if remember is not None and seq not in covered:
+                seen.add(seen.view_mark(turn))
         except PbemError as exc:
             findings.append(Finding(turn.source, f"your {side} view: {exc.render()}", seq))
             continue
@@ -62,6 +68,17 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
         if seq == 0 or turn.orders_header["body"]["side"] != side or seq not in views or seq - 1 not in views:
             continue
         document = documents.get(turn.orders)
+        mark = marks.get(seq)
+        if mark is not None and mark in seen:
+            before += 1
+            continue
+        found = len(findings)
+        from pbem.game.codec import state_from_json  # the engine, loaded only for a player-turn to replay
+        from pbem.game.nmr import nmr_document, source_of
+        from pbem.game.referee import play
+        from pbem.game.scenario_ref import scenario_of
+        from pbem.protocol.dice import DiceStream
+
         if document is None and is_nmr(turn.orders_header):  # no moves received: the bot's orders, recomputed from your view
             document = nmr_document(turn, by_seq[seq - 1], side, player)
         if document is None:
@@ -78,6 +95,8 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
                 problems = [f"cannot re-judge: {exc.render()}"]
             findings += [Finding(turn.source, p, seq) for p in problems]
             judged += 1
+            if mark is not None and len(findings) == found:
+                seen.add(mark)
             continue
         try:
             dice = DiceStream(turn.dice.revealed_seed, turn.dice.salt)
@@ -93,12 +112,24 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
             findings.append(Finding(turn.source, "the public record is not what your orders give", seq))
         if canonical_bytes(step.views[side]) != canonical_bytes(views[seq]):
             findings.append(Finding(turn.source, f"your {side} view is not what your orders give", seq))
+        if mark is not None and len(findings) == found:
+            seen.add(mark)
+    if remember is not None:
+        seen.save()
+        if hidden and side == "US":
+            judged += before
+        else:
+            replayed += before
     notes.append(f"checked your {len(views)} {side} view(s) against the public record of their turn files")
     if hidden and side == "US":
         notes.append(f"re-judged your orders on your own view in {judged} player-turn(s): every verdict is the one your view gives "
                      "(what your combats met is hidden from you: 'pbem audit GAMEDIR --reveal FILE' replays the results)")
     else:
         notes.append(f"replayed {replayed} of your own player-turn(s) from your views, your receipts and the revealed seeds")
+    if remember is not None and before:
+        done = "re-judged" if hidden and side == "US" else "replayed"
+        notes.append(f"{done} by an earlier run with your key and unchanged since: {before} of them (remembered in "
+                     f"{seen.path.name}; 'pbem verify GAMEDIR --replay-mine --key KEY' checks them all again)")
     return findings
 
 

@@ -134,8 +134,8 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
 
 
 def _status_of(folder: Path, holder: PublicIdentity | None, key_hint: str, opened: PrivateIdentity | None) -> Status:
-    unreadable = _unreadable(folder)
-    report = verify_game(folder, {folder}, replay_with=opened, receipts_required=False)
+    report = verify_game(folder, {folder}, replay_with=opened, receipts_required=False, remember=folder)
+    unreadable = _unreadable(folder, {Path(t.source).name for t in report.turns})
     turns = sorted(report.turns, key=lambda t: t.seq)
     problem = report.findings[0].render() if report.findings else None
     if not turns:
@@ -174,8 +174,9 @@ def _status_of(folder: Path, holder: PublicIdentity | None, key_hint: str, opene
     return status
 
 
-def _unreadable(folder: Path) -> list[str]:
-    """Files named like turn files that hold none, each with why (``verify`` refuses the folder for them, exit 2)."""
+def _unreadable(folder: Path, read: set[str] = frozenset()) -> list[str]:
+    """Files named like turn files that hold none, each with why (``verify`` refuses the folder for them, exit 2);
+    ``read``: the names of those verify read as turn files, not read again."""
     from pbem.game.folder import not_a_turn_file, turn_files
 
-    return [f"{path.name} ({why})" for path in turn_files(folder) if (why := not_a_turn_file(path))]
+    return [f"{path.name} ({why})" for path in turn_files(folder) if path.name not in read and (why := not_a_turn_file(path))]

@@ -113,6 +113,7 @@ def armour(kind: str, payload: bytes, headers: dict[str, str] | None = None) -> 
 _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"), None)
 _SPACES = dict.fromkeys(map(ord, "\u00a0\u2007\u202f\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2008\u2009\u200a\u3000"), " ")
 _QUOTE_RE = re.compile(r"[ \t]*((?:[>|][ \t]*)*)")
+_DONE_TO_A_LINE_RE = re.compile(r"\n[>| \t]")  # a line quoted or indented: read line by line
 
 
 def unquoted(line: str) -> tuple[int, str]:
@@ -125,7 +126,8 @@ def unquoted(line: str) -> tuple[int, str]:
 
 def mail_lines(text: str) -> list[str]:
     """The lines of ``text`` with what mail adds and changes nothing taken out (see the module doc)."""
-    text = text.translate(_INVISIBLE).translate(_SPACES)
+    if not text.isascii():  # the characters both tables change are none of them ASCII
+        text = text.translate(_INVISIBLE).translate(_SPACES)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return [line.rstrip(" \t") for line in lines]
 
@@ -158,10 +160,8 @@ def dearmour(
 def _dearmour(text: str, expected_kind: str | None, source: str) -> tuple[str, dict[str, str], bytes]:
     lines = mail_lines(text)
     starts = []
-    for index, line in enumerate(lines):
-        if "-----BEGIN" not in line:
-            continue
-        depth, content = unquoted(line)
+    for index in [index for index, line in enumerate(lines) if "-----BEGIN" in line]:
+        depth, content = unquoted(lines[index])
         match = _BEGIN_RE.fullmatch(content)
         if match:
             starts.append((index, depth, match.group("kind")))
@@ -201,7 +201,7 @@ def _plain_body(lines: list[str], start: int, end_line: str) -> list[tuple[int, 
         return None
     block = lines[start + 1 : stop]
     text = "\n" + "\n".join(block)
-    if end_line in text or any(mark in text for mark in ("\n>", "\n|", "\n ", "\n\t")):
+    if end_line in text or _DONE_TO_A_LINE_RE.search(text):
         return None
     return list(enumerate(block, start + 1))
 
@@ -249,12 +249,15 @@ def _read_block(
         position += 1
 
     # A reflowed paragraph joins lines with spaces; base64 has none, so each word is a line of its own.
-    data_lines = [(index, word) for index, content in body[position:]
-                  for word in (re.split(r"[ \t]+", content) if " " in content or "\t" in content else (content,)) if word]
+    data_lines = body[position:]
+    flat = "\n".join([content for _, content in data_lines])
+    if " " in flat or "\t" in flat:
+        data_lines = [(index, word) for index, content in data_lines
+                      for word in (re.split(r"[ \t]+", content) if " " in content or "\t" in content else (content,)) if word]
     if len(data_lines) < 2:
         raise fail("no payload")
     *payload_lines, (checksum_index, checksum_line) = data_lines
-    encoded = "".join(content for _, content in payload_lines)
+    encoded = "".join([content for _, content in payload_lines])
     try:
         payload = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):

@@ -145,12 +145,15 @@ class PublicIdentity:
 
     @property
     def seal_key(self) -> x25519.X25519PublicKey:
-        """The X25519 key data is sealed to for this party."""
-        return x25519.X25519PublicKey.from_public_bytes(self.enc_public)
+        """The X25519 key data is sealed to for this party (made by the library's compiled core, see :func:`_x25519`)."""
+        return _x25519().from_public_bytes(self.enc_public)
 
     @classmethod
     def from_line(cls, line: str, *, source: str | None = None, field: str | None = None) -> "PublicIdentity":
         """Parse ``pbem-id-1 NAME SIGN ENC``; anything else is :class:`BadInput`."""
+        known = _READ_LINES.get(line) if isinstance(line, str) and cls is PublicIdentity else None
+        if known is not None:
+            return known
         hint = "copy the whole line starting with 'pbem-id-1' from the player's .pub file"
         parts = line.strip().split(" ") if isinstance(line, str) else []
         if len(parts) != 4 or parts[0] != ID_TAG:
@@ -168,7 +171,13 @@ class PublicIdentity:
         identity = cls(name, sign_public, enc_public)
         if not _usable(sign_public, enc_public):
             raise BadInput("the identity line holds an unusable key", file=source, field=field, hint=hint)
+        if cls is PublicIdentity and len(_READ_LINES) < 1024:
+            _READ_LINES[line] = identity
         return identity
+
+
+#: Identity lines read before, each with its identity (immutable): every turn file of a game carries the same three.
+_READ_LINES: dict[str, PublicIdentity] = {}
 
 
 #: The private key an identity's X25519 point is tried with.  Any key serves: clamping makes
@@ -178,13 +187,36 @@ class PublicIdentity:
 _PROBE = bytes(range(1, 33))
 
 
+@functools.lru_cache(maxsize=1)
+def _x25519():
+    """The X25519 key functions of the library's compiled core, which its ``X25519PublicKey.from_public_bytes`` and
+    ``X25519PrivateKey.from_private_bytes`` call after asking the OpenSSL backend object whether X25519 is
+    supported: loading that object (its ciphers, RSA, EC, DH) costs a command that only checks identities more
+    than the check (docs/performance.md).  An unsupported X25519 raises ``UnsupportedAlgorithm`` here too.
+    Where a later release moves them, the public classes are used."""
+    try:
+        from cryptography.hazmat.bindings._rust import openssl as rust_openssl
+
+        core = rust_openssl.x25519
+        if callable(core.from_public_bytes) and callable(core.from_private_bytes):
+            return core
+    except (ImportError, AttributeError):
+        pass
+    return _PublicX25519
+
+
+class _PublicX25519:
+    from_public_bytes = staticmethod(lambda data: x25519.X25519PublicKey.from_public_bytes(data))
+    from_private_bytes = staticmethod(lambda data: x25519.X25519PrivateKey.from_private_bytes(data))
+
+
 @functools.lru_cache(maxsize=256)
 def _usable(sign_public: bytes, enc_public: bytes) -> bool:
     """Refuse keys the library rejects (e.g. a low-order X25519 point).
     Cached: the same few identities are read again with every file."""
     try:
         ed25519.Ed25519PublicKey.from_public_bytes(sign_public)
-        x25519.X25519PrivateKey.from_private_bytes(_PROBE).exchange(x25519.X25519PublicKey.from_public_bytes(enc_public))
+        _x25519().from_private_bytes(_PROBE).exchange(_x25519().from_public_bytes(enc_public))
     except (ValueError, UnsupportedAlgorithm):
         return False
     return True
@@ -423,12 +455,27 @@ def _unseal_keys(document: dict, where: fields.Where, passphrase: bytes | None) 
     return parse_canonical(plaintext, source=where.source, what="the decrypted keys")
 
 
-def _load_pem(value, key_type, where: fields.Where):
+@functools.lru_cache(maxsize=1)
+def _pem_loader():
+    """``serialization.load_pem_private_key``, which is the library's compiled ``keys.load_pem_private_key`` under
+    another name, taken from the compiled core: importing the ``serialization`` package also loads its SSH
+    formats, bcrypt and legacy ciphers, which cost every command that opens a key more than reading it."""
+    try:
+        from cryptography.hazmat.bindings._rust import openssl as rust_openssl
+
+        if callable(rust_openssl.keys.load_pem_private_key):
+            return rust_openssl.keys.load_pem_private_key
+    except (ImportError, AttributeError):
+        pass
     from cryptography.hazmat.primitives import serialization
 
+    return serialization.load_pem_private_key
+
+
+def _load_pem(value, key_type, where: fields.Where):
     text = fields.string(value, where)
     try:
-        key = serialization.load_pem_private_key(text.encode("ascii"), password=None)
+        key = _pem_loader()(text.encode("ascii"), password=None)
     except (ValueError, TypeError, UnicodeEncodeError, UnsupportedAlgorithm):
         raise where.fail("the private key is damaged", hint="restore the key file from your backup") from None
     if not isinstance(key, key_type):

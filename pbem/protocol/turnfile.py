@@ -76,6 +76,7 @@ import os
 import re
 import secrets
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
@@ -224,9 +225,9 @@ class TurnFile:
         """The signed body, as JSON."""
         return self.envelope["body"]
 
-    @property
+    @cached_property
     def digest(self) -> str:
-        """``"sha256:<hex>"`` of the payload: how later files name this one."""
+        """``"sha256:<hex>"`` of the payload: how later files name this one (hashed once: a long chain asks often)."""
         return digest_bytes(self.payload)
 
     @property
@@ -246,8 +247,7 @@ class RefereeState:
 
 def turn_digest(turn: TurnFile | bytes) -> str:
     """The digest naming a turn file (from the file or its payload bytes)."""
-    payload = turn.payload if isinstance(turn, TurnFile) else turn
-    return digest_bytes(payload)
+    return turn.digest if isinstance(turn, TurnFile) else digest_bytes(turn)
 
 
 # ------------------------------------------------------------------ building

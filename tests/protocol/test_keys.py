@@ -213,3 +213,51 @@ def test_an_identity_with_a_low_order_encryption_key_is_refused_without_making_a
     with pytest.raises(BadInput, match="unusable key"):
         keys.PublicIdentity.from_line(f"pbem-id-1 {name} {sign} {bad}", source="bob.pub")
     assert keys.read_public(alice.public.line()) == alice.public
+
+
+@pytest.mark.parametrize("point", LOW_ORDER + ["good"])
+def test_the_compiled_x25519_functions_judge_a_point_as_the_public_classes_do(point, alice):
+    """``keys._x25519`` (the library's compiled core, issue 26) and the public classes refuse and accept the same points."""
+    from cryptography.hazmat.primitives.asymmetric import x25519
+
+    raw = alice.public.enc_public if point == "good" else bytes.fromhex(point)
+    probe = bytes(range(1, 33))
+
+    def verdict(private, public):
+        try:
+            return private(probe).exchange(public(raw))
+        except ValueError:
+            return "refused"
+
+    core = keys._x25519()
+    assert core is not keys._PublicX25519  # the fast path is there in the cryptography pbem requires
+    assert verdict(core.from_private_bytes, core.from_public_bytes) == verdict(
+        x25519.X25519PrivateKey.from_private_bytes, x25519.X25519PublicKey.from_public_bytes)
+    assert (verdict(core.from_private_bytes, core.from_public_bytes) == "refused") == (point != "good")
+
+
+def test_checking_an_identity_loads_no_openssl_backend_object(alice):
+    import subprocess
+    import sys
+
+    code = ("import sys; from pbem.protocol.keys import read_public; "
+            f"read_public({alice.public.line()!r}); print('cryptography.hazmat.backends.openssl.backend' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_a_key_file_is_read_with_the_librarys_own_pem_loader():
+    """``keys._pem_loader`` is the very function ``serialization.load_pem_private_key`` names (issue 26)."""
+    from cryptography.hazmat.primitives import serialization
+
+    assert keys._pem_loader() is serialization.load_pem_private_key
+
+
+def test_opening_a_key_loads_no_ssh_or_legacy_cipher_module(tmp_path, alice):
+    import subprocess
+    import sys
+
+    path = tmp_path / "alice.key"
+    keys.write_private(path, alice, None)
+    code = (f"import sys; from pbem.protocol.keys import read_private; read_private({str(path)!r}, None); "
+            "print(sorted(m for m in sys.modules if m.endswith('serialization.ssh') or m == 'bcrypt' or 'decrepit' in m))")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"

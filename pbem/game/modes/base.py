@@ -96,7 +96,7 @@ class GameMode(ABC):
 
     @abstractmethod
     def verify(self, check: Any, folders: set[Path], replay_with: PrivateIdentity | None,
-               receipts_required: bool) -> None:
+               receipts_required: bool, remember: Path | None = None) -> None:
         """Add to ``check`` (a :class:`pbem.game.checks.GameCheck`) what ``verify`` checks in this mode beyond the chain,
         the receipts and the combat records."""
 

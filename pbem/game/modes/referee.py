@@ -65,11 +65,11 @@ class RefereeMode(GameMode):
     def faulty_view_hint(self, turn):
         return "'pbem reveal --key' lets you prove what your view says"
 
-    def verify(self, check, folders, replay_with, receipts_required):
+    def verify(self, check, folders, replay_with, receipts_required, remember=None):
         if replay_with is not None:
             from pbem.game.own_replay import replay_mine
 
-            check.findings += replay_mine(check.turns, folders, replay_with, check.notes, receipts_required)
+            check.findings += replay_mine(check.turns, folders, replay_with, check.notes, receipts_required, remember)
 
     def audit_from_files(self, turns):
         return None  # the sealed states and views are opened by the referee's reveal file

@@ -91,7 +91,7 @@ class TwoPlayerMode(GameMode):
     def faulty_view_hint(self, turn):
         return "'pbem verify' names what is wrong"
 
-    def verify(self, check, folders, replay_with, receipts_required):
+    def verify(self, check, folders, replay_with, receipts_required, remember=None):
         """Every player-turn replayed from the files alone, each seed commitment owned by the next adjudicator, and
         whom the game waits for (a key adds nothing: everything is in the files)."""
         from pbem.game.twoplayer import awaited, commitment_problem, replay_all
