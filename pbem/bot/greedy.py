@@ -80,6 +80,8 @@ class Knobs:
     offensive: float = OFFENSIVE_WORTH
     withdraw: float = WITHDRAW_BELOW
     gsp_price: float = GSP_PRICE
+    stand: bool = False
+    """Units no attack or exit needs stand fast instead of heading for the goals (a defender's turn)."""
 
 
 class Greedy:
@@ -413,6 +415,8 @@ class Greedy:
 
     def deploy(self) -> None:
         """Move every unit still free toward its goal, out of enemy zones of control (step 4)."""
+        if self.knobs.stand:
+            return
         sight, board = self.sight, self.sight.board
         held = self.held
         enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
