@@ -64,6 +64,11 @@ PLACE_POINTS = 3
 """Pull of a named place that is no side's objective (assumed)."""
 
 
+ADVANCE_DEEP = 3
+"""How deep along a Path of Retreat the winners of an attack on a unit barring a required exit follow it (7.9, I8):
+as far as the path goes, to the hex next to where the loser stopped."""
+
+
 @dataclass
 class Offer:
     """An attack as it would be made: moves into place, who attacks, and its odds."""
@@ -616,6 +621,12 @@ class Greedy:
             if not movers:
                 continue
             best = max(movers, key=lambda a: (sight.units[a].defense, a))
+            if self.exit_field is not None and any(d in self.blockers for d in g.defenders):
+                # Follow a unit barring a required exit down its Path of Retreat (I8), past zones of control (7.93):
+                # next to it, it may not move on into the exit's corner (5.14, 6.13), and the zones of control of
+                # the units that went in hold others off the exit's way.
+                g.advance = [{"unit": a, "to": ADVANCE_DEEP} for a in sorted(movers, key=lambda a: (-sight.units[a].defense, a))[:2]]
+                continue
             better = LINE_RANK[board.terrain(target).crt] > LINE_RANK[board.terrain(self.plan.final[best]).crt]
             if target in goal_hexes or better:
                 g.advance = [{"unit": best, "to": 1}]
