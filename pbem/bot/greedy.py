@@ -86,7 +86,7 @@ class Knobs:
     withdraw: float = WITHDRAW_BELOW
     gsp_price: float = GSP_PRICE
     stand: bool = False
-    """Units no attack or exit needs stand fast instead of heading for the goals (a defender's turn)."""
+    """Units on the map no attack or exit needs stand fast instead of heading for the goals (a defender's turn)."""
 
 
 class Greedy:
@@ -420,14 +420,14 @@ class Greedy:
 
     def deploy(self) -> None:
         """Move every unit still free toward its goal, out of enemy zones of control (step 4)."""
-        if self.knobs.stand:
-            return
         sight, board = self.sight, self.sight.board
         held = self.held
         enemy_near = fields.hexes_from(board, sorted(sight.enemy_at), limit=4)
         lines = self._lines()
         runner, exits = self._runner()
         for u in self.free_units():
+            if self.knobs.stand and u not in sight.waiting:
+                continue  # stands fast; reinforcements still come in (an air assault may not be withheld, 12.42)
             unit = sight.units[u]
             reach = self.reach_for(u)
             here = self.plan.final.get(u)

@@ -40,15 +40,15 @@ RUNS = 6
 
 CANDIDATES = (
     Knobs(),
-    Knobs(stand=True),
     Knobs(offensive=0.0, gsp_price=0.2),
+    Knobs(stand=True),
     Knobs(offensive=1.5, withdraw=-0.5),
     Knobs(offensive=-0.5, withdraw=-4.0, gsp_price=0.1),
     Knobs(offensive=1.0, withdraw=-3.0),
     Knobs(offensive=0.25, gsp_price=0.0),
 )
-"""The thresholds tried, in order (assumed: the greedy turn, the same turn with every unit no attack needs standing
-fast — a defender's turn, which greedy never writes — then a spread around the greedy defaults)."""
+"""The thresholds tried, in order (assumed: the greedy turn, a bolder one, the greedy turn with every unit on the map
+no attack needs standing fast — a defender's turn, which greedy never writes — then a spread around the defaults)."""
 
 
 class FaceDice:
