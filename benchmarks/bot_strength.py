@@ -1,16 +1,20 @@
 """Bot strength: each policy against the others on each side, with and without hidden units.
 
 Not a test: it prints figures.  Run with
-``.venv/bin/python benchmarks/bot_strength.py [--scenario leyte-assault] [--games 50] [--hidden both|on|off]``.
+``.venv/bin/python benchmarks/bot_strength.py [--scenario leyte-assault] [--games 50] [--hidden both|on|off]
+[--policy-games N] [--mirror]``.
 
 Each game is played in process through the referee's own step with a seeded
 die (:mod:`pbem.bot.selfplay`).  For each pairing: ``--policy`` (default
-lookahead) against greedy on each side, greedy against random on each side,
-and greedy against greedy, it prints wins, mean Victory Point
-margin (the side's points minus the enemy's), the level-of-victory
+lookahead) against greedy on each side (not under hidden units, where the
+look-ahead policy plays as greedy), with ``--mirror`` against itself,
+greedy against random on each side, and greedy against greedy, it prints
+wins, mean Victory Point margin (the side's points minus the enemy's, with
+its 95% interval), the level-of-victory
 distribution (15.4) with a 95% Wilson interval for each level's share, the
 rate of the exit Leyte 16.13 item 4 requires, units idle all game
-(:func:`pbem.bot.selfplay.idle_units`) and the bot's time per player-turn.
+(:func:`pbem.bot.selfplay.idle_units`; how many of them stood on an
+objective or a named place, a garrison) and the bot's time per player-turn.
 A game is judged by :func:`pbem.bot.report.final_report`; a draw is not a win.
 """
 
@@ -55,49 +59,73 @@ class Timed:
             self.turns[policy] += 1
 
 
-def idle_by_side(game, side: str) -> int:
-    units = game.final.state.unit_index()
-    return sum(units[u].side == side for u in idle_units(game))
+def idle_by_side(game, side: str, places: set[str]) -> tuple[int, int]:
+    """Units of ``side`` idle all game, and how many of them stood on an objective or named place (a garrison)."""
+    state = game.final.state
+    units = state.unit_index()
+    idle = [u for u in idle_units(game) if units[u].side == side]
+    return len(idle), sum(state.locations.get(u) in places for u in idle)
 
 
-def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float | None) -> None:
+def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (normal approximation)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("inf")
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, z * sd / math.sqrt(n)
+
+
+def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float | None,
+        policy_games: int | None = None, mirror: bool = False) -> None:
     import pbem.bot.selfplay as selfplay
 
     loaded = load_scenario(scenario)
     needs = loaded.scenario.exit_requirements
+    places = {o.hex for o in loaded.scenario.objectives} | set(loaded.board.places.values())
     timer = Timed()
     selfplay.bot_orders = timer
     try:
         for with_hidden in hidden:
             options = ["hidden-units"] if with_hidden else None
-            pairings = [(policy, "greedy", "US"), ("greedy", policy, "JP")] if policy != "greedy" else []
+            # Under hidden units the look-ahead policy plays as greedy (docs/bot.md): its pairings would repeat greedy's.
+            measured = policy != "greedy" and not (with_hidden and policy == "lookahead")
+            pairings = [(policy, "greedy", "US"), ("greedy", policy, "JP")] if measured else []
+            pairings += [(policy, policy, None)] if measured and mirror else []
             pairings += [("greedy", "random", "US"), ("random", "greedy", "JP"), ("greedy", "greedy", None)]
             for us, jp, side in pairings:
                 levels: Counter = Counter()
                 wins = exits = 0
                 idle = Counter()
-                margin = 0.0
-                for seed in range(games):
+                margins: list[float] = []
+                n = policy_games if policy_games and policy in (us, jp) else games
+                for seed in range(n):
                     game = play_out(loaded, {"US": us, "JP": jp}, seed=seed, options=options, think=think)
                     report = final_report(loaded, game.final.state)
                     levels[report.level] += 1
                     judged = side or "US"
                     wins += report.winner == judged
-                    margin += report.score[judged] - report.score["JP" if judged == "US" else "US"]
-                    exits += all(exit_requirement_met(n, game.final.state) for n in needs) if needs else 0
-                    idle.update({s: idle_by_side(game, s) for s in ("US", "JP")})
+                    margins.append(report.score[judged] - report.score["JP" if judged == "US" else "US"])
+                    exits += all(exit_requirement_met(need, game.final.state) for need in needs) if needs else 0
+                    for s in ("US", "JP"):
+                        count, garrisons = idle_by_side(game, s, places)
+                        idle[s] += count
+                        idle[s + " garrison"] += garrisons
                 label = f"{scenario} {'hidden' if with_hidden else 'open'}: US {us} v JP {jp}"
                 who = side or "US"
-                lo, hi = wilson(wins, games)
-                print(f"{label}: {who} won {wins}/{games} ({100 * wins / games:.0f}%, 95% {100 * lo:.0f}-{100 * hi:.0f}%), "
-                      f"mean VP margin for {who} {margin / games:+.1f}")
+                lo, hi = wilson(wins, n)
+                mean, half = mean_interval(margins)
+                print(f"{label}: {who} won {wins}/{n} ({100 * wins / n:.0f}%, 95% {100 * lo:.0f}-{100 * hi:.0f}%), "
+                      f"mean VP margin for {who} {mean:+.1f} (95% {mean - half:+.1f} to {mean + half:+.1f})")
                 for level, k in sorted(levels.items(), key=lambda kv: -kv[1]):
-                    lo, hi = wilson(k, games)
-                    print(f"    {level}: {k} ({100 * k / games:.0f}%, 95% {100 * lo:.0f}-{100 * hi:.0f}%)")
+                    lo, hi = wilson(k, n)
+                    print(f"    {level}: {k} ({100 * k / n:.0f}%, 95% {100 * lo:.0f}-{100 * hi:.0f}%)")
                 if needs:
-                    lo, hi = wilson(exits, games)
-                    print(f"    exit 16.13 item 4 made: {exits}/{games} (95% {100 * lo:.0f}-{100 * hi:.0f}%)")
-                print(f"    units idle all game: US {idle['US']}, JP {idle['JP']} in {games} games")
+                    lo, hi = wilson(exits, n)
+                    print(f"    exit 16.13 item 4 made: {exits}/{n} (95% {100 * lo:.0f}-{100 * hi:.0f}%)")
+                print(f"    units idle all game: US {idle['US']} ({idle['US garrison']} on an objective or named place), "
+                      f"JP {idle['JP']} ({idle['JP garrison']}) in {n} games", flush=True)
     finally:
         selfplay.bot_orders = timer.inner
     for policy in sorted(timer.turns):
@@ -112,13 +140,16 @@ def main() -> None:
     parser.add_argument("--hidden", choices=("both", "on", "off"), default="both")
     parser.add_argument("--policy", default="lookahead", help="the policy measured against greedy on each side (greedy: only the baseline pairings)")
     parser.add_argument("--think", type=float, default=None, help="the look-ahead budget a turn (default: the policy's)")
+    parser.add_argument("--policy-games", type=int, default=None, help="games of each pairing with --policy (default: --games)")
+    parser.add_argument("--mirror", action="store_true", help="also --policy against itself (the scenario's balance between equals)")
     args = parser.parse_args()
     hidden = {"both": [False, True], "on": [True], "off": [False]}[args.hidden]
     scenarios = ["leyte-assault", "leyte-mountain-barrier", "leyte-final-collapse"] if args.scenario == "leyte" else [args.scenario]
     start = time.perf_counter()
     for scenario in scenarios:
         # test scenarios have no Japanese set-up to hide
-        run(scenario, args.games, hidden if load_scenario(scenario).scenario.kind == "historical" else [False], args.policy, args.think)
+        run(scenario, args.games, hidden if load_scenario(scenario).scenario.kind == "historical" else [False], args.policy, args.think,
+            args.policy_games, args.mirror)
     print(f"{time.perf_counter() - start:.1f} s")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.bot import bot_orders
+from pbem.bot.greedy import Greedy, Knobs
 from pbem.bot.lookahead import FaceDice, candidate_count
 from pbem.bot.orders import problems_with
 from pbem.bot.selfplay import play_out
@@ -49,7 +50,25 @@ def test_the_budget_is_a_count_never_the_clock():
     assert candidate_count(0) == 1
     assert candidate_count(1) == 2
     assert candidate_count(3) == 6
-    assert candidate_count(100) == 6
+    assert candidate_count(100) == 7
+
+
+def test_the_standing_candidate_moves_only_units_an_attack_or_exit_needs(positions):
+    """A defender's turn greedy never writes: the rest of the units on the map stand fast (issue 21: candidates beyond
+    greedy's thresholds)."""
+    loaded, views = positions
+    moved_elsewhere = 0
+    for side, view in views:
+        sight = see(view, loaded)
+        greedy = Greedy(sight).decide()
+        stand = Greedy(sight, Knobs(stand=True)).decide()
+        needed = {a for g in stand.attacks for a in g.attackers.adjacent + g.attackers.barrage} | stand.exits
+        needed |= set(sight.waiting)  # reinforcements still come in (an air assault may not be withheld, 12.42)
+        assert set(stand.moves) - needed <= set(stand.moves) & set(greedy.moves)
+        for u in set(stand.moves) - needed:
+            assert stand.moves[u] == greedy.moves[u]  # a unit sent toward an exit goes as in greedy's turn
+        moved_elsewhere += len(set(greedy.moves) - set(stand.moves))
+    assert moved_elsewhere > 0  # greedy moved units that the standing turn keeps in place
 
 
 def test_demo_accepts_the_lookahead_policy(tmp_path):

@@ -64,6 +64,11 @@ PLACE_POINTS = 3
 """Pull of a named place that is no side's objective (assumed)."""
 
 
+ADVANCE_DEEP = 3
+"""How deep along a Path of Retreat the winners of an attack on a unit barring a required exit follow it (7.9, I8):
+as far as the path goes, to the hex next to where the loser stopped."""
+
+
 @dataclass
 class Offer:
     """An attack as it would be made: moves into place, who attacks, and its odds."""
@@ -80,6 +85,8 @@ class Knobs:
     offensive: float = OFFENSIVE_WORTH
     withdraw: float = WITHDRAW_BELOW
     gsp_price: float = GSP_PRICE
+    stand: bool = False
+    """Units on the map no attack or exit needs stand fast instead of heading for the goals (a defender's turn)."""
 
 
 class Greedy:
@@ -99,6 +106,8 @@ class Greedy:
         self._by_cost: dict[str, list[Hex]] = {}
         self._radius: dict[str, int] = {}
         self.blockers: set[str] = set()
+        self.exit_field: dict[Hex, int] | None = None
+        """MP to the exit hex a required exit still owes (16.13 item 4), while a unit is on its way there."""
         self.intel_reserved = False
         """A Ground Support Point is kept back for an intelligence roll."""
         """Enemy units whose zone of control bars the way of a unit sent to a required exit."""
@@ -196,6 +205,7 @@ class Greedy:
                     slots.add(n)
         able: dict[str, list[Hex]] = {}
         reachers = self.reachers()
+        sealing = self.exit_field is not None and any(d in self.blockers for d in defenders)
         for spot in sorted(slots):
             for u in reachers.get(spot, ()):
                 if u not in self.busy and not sight.units[u].is_artillery and self.free_for(u, spot):
@@ -206,6 +216,11 @@ class Greedy:
         best = None
         if attackers.adjacent:
             best = (Judge(sight, final).judge(attackers, defenders), attackers.copy(), dict(moves))
+        # Against a unit barring a required exit, the slots on the exit's side first: their zones of control bar its
+        # retreat that way (7.71), where it would bar the exit again, and a trapped unit dies (7.74).
+        if sealing:
+            for u in able:
+                able[u].sort(key=lambda s: (self.exit_field.get(s, fields.FAR), s))
         taken: set[Hex] = set()
         for u in sorted(able, key=lambda u: (-sight.units[u].attack, -sight.units[u].defense, u)):
             spot = next((s for s in able[u] if s not in taken), None)
@@ -411,6 +426,8 @@ class Greedy:
         lines = self._lines()
         runner, exits = self._runner()
         for u in self.free_units():
+            if self.knobs.stand and u not in sight.waiting:
+                continue  # stands fast; reinforcements still come in (an air assault may not be withheld, 12.42)
             unit = sight.units[u]
             reach = self.reach_for(u)
             here = self.plan.final.get(u)
@@ -444,6 +461,9 @@ class Greedy:
             chosen = first if lines is None or lines.traced_from(first) else None
             if chosen is None:
                 chosen = next((h for h in sorted(options, key=score)[1:4] if lines.traced_from(h)), None)
+            if chosen is None and here is not None and not lines.traced_from(here):
+                # Already cut off (15.32): back to where a line is traced if it can get there, else toward the fight.
+                chosen = next((h for h in sorted(options, key=score) if lines.traced_from(h)), first)
             if chosen is None or chosen == here:
                 continue
             self.busy.add(u)
@@ -516,15 +536,10 @@ class Greedy:
                 budget = graph.scaled(sight.units[u].move)
                 leave = graph.scaled(EXIT_COST)
                 here = self.plan.final.get(u)
-                if (need.hex in reach.cost and need.hex not in sight.enemy_zoc and reach.cost[need.hex] + leave <= budget
-                        and self.free_for(u, need.hex)):
+                if need.hex in reach.cost and need.hex not in sight.enemy_zoc and reach.cost[need.hex] + leave <= budget:
                     self.busy.add(u)
-                    if here == need.hex:
-                        self.plan.move(u, None, [])
-                    else:
-                        enter, path = reach.path(need.hex)
-                        self.plan.move(u, enter, path)
-                    self.plan.exits.add(u)
+                    enter, path = (None, []) if here == need.hex else reach.path(need.hex)
+                    self.plan.leave(u, enter, path)  # through a friendly unit standing guard on the exit hex
                     return  # one is enough (16.13 item 4)
                 enemy_near = fields.hexes_from(sight.board, sorted(sight.enemy_at), limit=3)
                 options = [h for h in reach.cost if h not in sight.enemy_zoc and self.free_for(u, h)]
@@ -534,6 +549,7 @@ class Greedy:
                 chosen = min(options, key=lambda h: (field.get(h, fields.FAR), -enemy_near.get(h, 3), reach.cost[h], h))
                 # Enemy units whose zones of control lie on the way still to go: attacking them clears it.
                 way = self._downhill(chosen, field)
+                self.exit_field = field
                 for e in sight.theirs:
                     if any(n in way for n in hexes.neighbours(sight.where[e])):
                         self.blockers.add(e)
@@ -605,6 +621,12 @@ class Greedy:
             if not movers:
                 continue
             best = max(movers, key=lambda a: (sight.units[a].defense, a))
+            if self.exit_field is not None and any(d in self.blockers for d in g.defenders):
+                # Follow a unit barring a required exit down its Path of Retreat (I8), past zones of control (7.93):
+                # next to it, it may not move on into the exit's corner (5.14, 6.13), and the zones of control of
+                # the units that went in hold others off the exit's way.
+                g.advance = [{"unit": a, "to": ADVANCE_DEEP} for a in sorted(movers, key=lambda a: (-sight.units[a].defense, a))[:2]]
+                continue
             better = LINE_RANK[board.terrain(target).crt] > LINE_RANK[board.terrain(self.plan.final[best]).crt]
             if target in goal_hexes or better:
                 g.advance = [{"unit": best, "to": 1}]

@@ -2,7 +2,8 @@
 
 Each candidate is a whole turn the greedy policy writes under other
 thresholds (:class:`~pbem.bot.greedy.Knobs`: bolder or warier attacks,
-dearer or cheaper Ground Support).  Each is played through the referee's
+dearer or cheaper Ground Support), or with every unit no attack or exit
+needs standing fast where it is.  Each is played through the referee's
 own step (:func:`pbem.game.referee.play`) six times, with dice arranged so
 that every die of the turn shows each face exactly once over the six
 plays — so each combat is weighed by its exact odds (1/6 a result) — and
@@ -32,7 +33,7 @@ from pbem.game.referee import play
 from pbem.model.state import GameState
 
 DEFAULT_THINK = 3.0
-"""Seconds of thought a turn by default: six candidates."""
+"""Seconds of thought a turn by default: six of the seven candidates."""
 CANDIDATES_PER_SECOND = 2
 RUNS = 6
 """Plays of each candidate: one per face of every die."""
@@ -40,12 +41,14 @@ RUNS = 6
 CANDIDATES = (
     Knobs(),
     Knobs(offensive=0.0, gsp_price=0.2),
+    Knobs(stand=True),
     Knobs(offensive=1.5, withdraw=-0.5),
     Knobs(offensive=-0.5, withdraw=-4.0, gsp_price=0.1),
     Knobs(offensive=1.0, withdraw=-3.0),
     Knobs(offensive=0.25, gsp_price=0.0),
 )
-"""The thresholds tried, in order (assumed: a spread around the greedy defaults)."""
+"""The thresholds tried, in order (assumed: the greedy turn, a bolder one, the greedy turn with every unit on the map
+no attack needs standing fast — a defender's turn, which greedy never writes — then a spread around the defaults)."""
 
 
 class FaceDice:

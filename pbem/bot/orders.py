@@ -62,6 +62,13 @@ class Plan:
         self.moves[unit] = (enter, path)
         self._put(unit, path[-1] if path else (enter or self.final[unit]))
 
+    def leave(self, unit: str, enter: Hex | None, path: list[Hex]) -> None:
+        """The unit moves along ``path`` and leaves the map from its last hex (16.13): it ends in no hex, so a
+        friendly unit may stand there (5.31 judges where units end)."""
+        self.moves[unit] = (enter, path)
+        self.exits.add(unit)
+        self._put(unit, None)
+
     def unmove(self, unit: str) -> None:
         enter, _ = self.moves.pop(unit)
         self.exits.discard(unit)
