@@ -124,8 +124,9 @@ class Record:
 class Japanese:
     """The Japanese player: honest.  A test subclasses one method to play a cheat."""
 
-    def __init__(self, loaded: LoadedScenario, game: str, secret: bytes, choose: Player) -> None:
+    def __init__(self, loaded: LoadedScenario, game: str, secret: bytes, choose: Player, ref: dict | None = None) -> None:
         self.loaded, self.game, self.secret, self.choose = loaded, game, secret, choose
+        self.ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}  # the scenario as the game's files name it
         self.orders: dict[int, dict] = {}
         self.seeds: dict[int, bytes] = {}
         self.trees: dict[int, commitment.Commitment] = {}
@@ -138,7 +139,7 @@ class Japanese:
 
     def carry_out(self, seq: int, step: Step, orders: dict, stream: dice.DiceStream, ruleset: dict) -> Step:
         return play(self.loaded, ruleset, step.state, orders, stream, game=self.game, seq=seq,
-                    scenario_ref={"id": self.loaded.scenario.id, "hash": SELFPLAY}, source=f"step {seq}")
+                    scenario_ref=self.ref, source=f"step {seq}")
 
     def open(self, tree: commitment.Commitment, marker: str) -> Opening:
         return tree.opening(marker)
@@ -358,20 +359,27 @@ def check_history(record: Record, us: PublicIdentity, shown: dict[int, str]) -> 
             for seq, root in sorted(shown.items()) if seq in acked and acked[seq] != root]
 
 
-def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orders: dict[int, dict]) -> list[Finding]:
+def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orders: dict[int, dict],
+          ref: dict | None = None) -> list[Finding]:
     """Replay every step with full information from the published secret and orders; name the first wrong step."""
+    return replay(loaded, record, secret, jp_orders, ref)[0]
+
+
+def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orders: dict[int, dict],
+           ref: dict | None = None) -> tuple[list[Finding], Step | None]:
+    """:func:`audit`'s findings and the step the replay reached (the Japanese player plays on from it with the files)."""
     if secret is None:
         return [Finding("JP", len(record.publications), AT_END,
-                        "withheld his secret at the end of the game: no hidden move can be audited (a forfeit in a tournament)")]
+                        "withheld his secret at the end of the game: no hidden move can be audited (a forfeit in a tournament)")], None
     game, findings = record.game, []
     committed = {a["body"]["seq"] + 1: a["body"]["next_seed"] for a in record.acks if isinstance(a.get("body"), dict)}
     for seq, seed in sorted(record.us_seeds.items()):
         if not dice.check_commitment(seed, committed.get(seq, "")):
             findings.append(Finding("US", seq, AT_AUDIT, "revealed a seed that is not the one his acknowledgement committed"))
     if findings:  # the Japanese player would have refused it at once; a step rolled with it cannot be judged
-        return findings
+        return findings, None
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
-    ref = {"id": loaded.scenario.id, "hash": SELFPLAY}
+    ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
     for pub in record.publications:
         seq = pub.seq
@@ -411,7 +419,7 @@ def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_order
         if stream.rolls != pub.rolls:
             findings.append(Finding("JP", seq, AT_AUDIT, "recorded other rolls than the replay makes"))
             break
-    return findings
+    return findings, step
 
 
 def salts_match(secret: bytes, record: Record) -> bool:
