@@ -124,7 +124,11 @@ class BlindMode(GameMode):
                  f"{len(pubs)} step(s) played" + (", game over" if held.over else "")]
         if pubs:
             last = pubs[-1].view
-            lines.append(f"latest: step {pubs[-1].seq} ({pubs[-1].side}), Game-Turn {last.get('turn', '?')}")
+            turn = last.get("state", {}).get("position", {}).get("turn", "?")
+            lines.append(f"latest: step {pubs[-1].seq} ({pubs[-1].side}), Game-Turn {turn}")
+            victory = last.get("victory")
+            if held.over and isinstance(victory, dict) and victory.get("level"):
+                lines.append(f"result: {victory['level']}")
         for f in found:
             lines.append(f"FINDING: {f}")
         if [f for f in found if f.when == br_at_once()]:
