@@ -16,7 +16,7 @@ from pbem.cli.players import KeyOption, PassphraseEnv
 def next_file(
     folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
     key: KeyOption,
-    orders: Annotated[Optional[Path], typer.Option("--orders", help="Your orders (JSON), when this file carries them (default: the greedy bot's).")] = None,
+    orders: Annotated[Optional[Path], typer.Option("--orders", help="Your orders (JSON), when this file carries them (status says when).")] = None,
     bot: Annotated[Optional[str], typer.Option("--bot", help="Let the bot choose your orders: greedy, lookahead or random.")] = None,
     passphrase_env: PassphraseEnv = None,
 ) -> None:
@@ -26,14 +26,13 @@ def next_file(
 
     identity = open_key(key, passphrase_env)
     given = read_orders(orders) if orders is not None else None
-    policy = bot or "greedy"
 
     def choose(view, loaded):
-        if given is not None:
-            return given
+        if given is not None or bot is None:
+            return given  # None: the file needs orders and none were given; the command says so and writes nothing
         from pbem.bot.play import bot_orders
 
-        return bot_orders(view, loaded, policy, 0)
+        return bot_orders(view, loaded, bot, 0)
 
     written = write_next(folder, identity, choose)
     typer.echo(f"wrote {written}: every file you received checks out; send {written.name} to your opponent")

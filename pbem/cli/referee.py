@@ -58,16 +58,16 @@ def new(
         if not isinstance(track, list):
             raise BadInput("the Ground Support track must be a JSON list of rows", file=str(gsp), hint='e.g. [{"turn": 1, "US": 4, "JP": 0, "source": "house rule"}]')
     mode = mode_to_start(referee=not no_referee, options=option)
-    extra = {}
+    setup_orders = None
     if setup is not None:
         from pbem.game.blind_files import read_orders
 
         if mode.name != "hidden-no-referee":
             raise BadInput("--setup is the Japanese set-up of a game with hidden units and no referee",
                            hint="give it with --no-referee --option hidden-units")
-        extra["setup"] = read_orders(setup)
+        setup_orders = read_orders(setup)
     genesis = mode.start(scenario, identity, read_public(us), read_public(jp), referee=None if referee is None else named,
-                         edition=edition, ground_support=track, options=option, **extra)
+                         edition=edition, ground_support=track, options=option, setup=setup_orders)
     target = out / getattr(genesis, "file_name", turn_name(0))
     if target.exists():
         raise BadInput("a game already exists here", file=str(target), hint="choose a new folder with --out")

@@ -340,6 +340,9 @@ def _american(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
         return blindfile.write(identity, body)
     if held.awaiting == "US":
         body["orders"] = choose(pub.view, held.loaded)
+        if body["orders"] is None:
+            raise BadInput(f"this file carries your orders for step {step}: give them with --orders FILE (or --bot POLICY)",
+                           file=str(folder), hint=f"your view: pbem blind view {folder}; a template: pbem orders template")
         body["salt"] = b64e(br.derived(secret, "us-salt", game=game, seq=step))
     else:  # his seed for the Japanese step, whose orders and salt are committed already
         body["seed"] = b64e(american.seeds[step])
@@ -381,6 +384,13 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
     body["publication"] = _publication_json(pub)
     if not after.over and after.state.to_act() == "JP":  # his next orders, fixed before the American seed is revealed
         mine = choose(after.views["JP"], loaded)
+        if mine is None:  # he sees the position only now: show it, write nothing (the step replays the same next time)
+            seen = write_replacing(folder / f"blind-view-JP-{seq:04d}.json", json.dumps(after.views["JP"], sort_keys=True),
+                                   mode=0o600)
+            raise BadInput(f"you move next: this file commits your orders for step {seq + 1}; your view after step {seq} "
+                           f"is in {seen.name}", file=str(folder),
+                           hint=f"write your orders from it, then run 'pbem blind next {folder} --key YOUR.key --orders FILE' "
+                                "(or --bot POLICY)")
         next_salt, nonce = br.orders_salt_nonce(secret, game=game, seq=seq + 1)
         body["commit"] = {"seq": seq + 1, "orders": br.orders_commitment(nonce, mine), "salt": dice.commit(next_salt)}
         orders_kept[seq + 1] = mine

@@ -31,6 +31,7 @@ class BlindStart:
     mode: str = NAME
     file_name: str = blindfile.file_name(0)
     private_name: str = blind_files.private_name("JP")
+    bot_setup: bool = False
     public: dict = field(default_factory=dict)
 
 
@@ -67,7 +68,7 @@ class BlindMode(GameMode):
         if edition not in (None, "dg-2009") or ground_support is not None:
             raise BadInput("a game with hidden units and no referee plays the scenario as shipped (no --edition, no --gsp yet)")
         text, private = blind_files.start(scenario, me, us, jp, setup=setup)
-        return BlindStart(text, private)
+        return BlindStart(text, private, bot_setup=setup is None)
 
     def following(self, turn, adjudicator, step, body, dice, superseded, *, loaded, hidden):
         self._refuse("no turn file follows")
@@ -105,7 +106,8 @@ class BlindMode(GameMode):
         self._refuse("no turn file to advise on")
 
     def announce_genesis(self, genesis, target):
-        return [f"wrote {target}: a game with hidden units and no referee; your secret set-up is committed (its root is "
+        whose = "the greedy bot's set-up (give --setup FILE for your own)" if genesis.bot_setup else "your secret set-up"
+        return [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
                 "in the file), your per-game secret is in "
                 f"{target.parent / genesis.private_name} (keep it, never send it)",
                 f"send {target.name} to the US player; he answers with blind-0001-US.pbem (pbem blind next)"]
@@ -150,16 +152,19 @@ class BlindMode(GameMode):
                 lines.append(f"next: wait for {blindfile.SECRET_NAME} from the JP player; until it comes, verify lists the "
                              "withheld secret as a finding (a forfeit in a tournament)")
         elif nxt == role:
-            chooses = (role == "US" and held.awaiting == "US" and not held.over) or role == "JP"
-            orders = " [--orders ORDERS.json]" if chooses else ""
+            us_orders = role == "US" and held.awaiting == "US" and not held.over
+            orders = " --orders ORDERS.json" if us_orders else ""
             what = {"US": "your acknowledgement of the root just published, with " + (
-                "your orders" if held.awaiting == "US" and not held.over else "your seed for the Japanese step"
-                if not held.over else "nothing else (the game is over)"),
+                "your orders" if us_orders else "your seed for the Japanese step" if not held.over
+                else "nothing else (the game is over)"),
                     "JP": "the publication of the next step (you adjudicate it)"}[role]
             lines.append(f"next: write {name}, {what}: pbem blind next {folder} --key {key_hint}{orders}; "
                          f"then send {name} to the {other} player")
-            if role == "US" and held.awaiting == "US" and not held.over:
-                lines.append(f"your view: pbem blind view {folder}")
+            if us_orders:
+                lines.append(f"your view: pbem blind view {folder} (or give --bot POLICY instead of --orders)")
+            if role == "JP":
+                lines.append("if you move next, the command first writes your view after the step (blind-view-JP-NNNN.json) "
+                             "and asks for your orders: run it again with --orders FILE (or --bot POLICY)")
         else:
             lines.append(f"next: wait for {name} from the {other} player and put it in {folder}")
         return lines, found, not found
