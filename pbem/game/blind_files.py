@@ -27,7 +27,6 @@ from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_
 from pbem.engine.deployment import apply_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game import blind_run as br
-from pbem.game.exposure import exposure
 from pbem.game.referee import genesis_step
 from pbem.game.scenario_ref import scenario_hash
 from pbem.model.common import HIDDEN_UNITS
@@ -373,14 +372,9 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
         orders, salt = held.record.us_orders[seq]
         revealed = jp.seed_for(seq)
         stream = dice.DiceStream(revealed, salt)
-    after = jp.carry_out(seq, step, orders, stream, ruleset)
-    found = exposure(loaded.board, before_state, after.state, after.last["events"], "setup" if setup else side)
-    before_tree = (commitment.commit(secret, game=game, seq=-1, pieces=br.pieces(before_state)) if setup
-                   else commitment.commit(secret, game=game, seq=seq - 1, pieces=br.pieces(step.state)))
-    tree = jp.tree(seq, after.state)
-    pub = br.Publication(seq, "setup" if setup else side, after.views["US"], tree.root,
-                         jp.openings(before_tree, sorted(found.before)), [jp.open(tree, m) for m in sorted(found.after)],
-                         stream.rolls, revealed, salt, dice.commit(jp.seed_for(seq + 1)), after.public)
+    jp.tree(-1, before_state) if setup else jp.tree(seq - 1, step.state)  # the root before the step, re-derived
+    after, pub = br.adjudicate(jp, seq, step, orders, stream, side=side, setup=setup, before=before_state,
+                               revealed=revealed, salt=salt, ruleset=ruleset)
     body["publication"] = _publication_json(pub)
     if not after.over and after.state.to_act() == "JP":  # his next orders, fixed before the American seed is revealed
         mine = choose(after.views["JP"], loaded)

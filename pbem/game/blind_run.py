@@ -332,19 +332,30 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Playe
         before_state = placed if setup else step.state
         if side == "JP":
             record.us_seeds[seq] = american.seeds[seq]
-        step = jp.carry_out(seq, step, orders, stream, ruleset)
-        found = exposure(loaded.board, before_state, step.state, step.last["events"], "setup" if setup else side)
-        before_tree = jp.trees[-1 if setup else seq - 1] if (setup or seq > 1) else None
-        tree = jp.tree(seq, step.state)
-        american.seed_commitments[seq + 1] = dice.commit(jp.seed_for(seq + 1))
-        pub = Publication(
-            seq, "setup" if setup else side, step.views["US"], tree.root,
-            jp.openings(before_tree, sorted(found.before)) if before_tree else [],
-            [jp.open(tree, m) for m in sorted(found.after)],
-            stream.rolls, revealed, salt, american.seed_commitments[seq + 1], step.public)
+        step, pub = adjudicate(jp, seq, step, orders, stream, side=side, setup=setup, before=before_state,
+                               revealed=revealed, salt=salt, ruleset=ruleset)
+        american.seed_commitments[seq + 1] = pub.next_seed
         record.publications.append(pub)
         american.receive(pub, before_root)
     return record, jp
+
+
+def adjudicate(jp: Japanese, seq: int, step: Step, orders: dict, stream: dice.DiceStream, *, side: str, setup: bool,
+               before: GameState, revealed: bytes | None, salt: bytes, ruleset: dict) -> tuple[Step, Publication]:
+    """The Japanese player adjudicates step ``seq`` and builds its publication: the American view, the new root, the
+    openings :func:`exposure` demands against the root before (``jp.trees``: the set-up's, or the previous step's)
+    and the new one, the rolls, and the commitment to his seed for the next American player-turn.
+
+    ``before`` is the position whose markers the root before the step commits (the deployed one for the set-up)."""
+    after = jp.carry_out(seq, step, orders, stream, ruleset)
+    found = exposure(jp.loaded.board, before, after.state, after.last["events"], "setup" if setup else side)
+    before_tree = jp.trees[-1 if setup else seq - 1] if (setup or seq > 1) else None
+    tree = jp.tree(seq, after.state)
+    return after, Publication(
+        seq, "setup" if setup else side, after.views["US"], tree.root,
+        jp.openings(before_tree, sorted(found.before)) if before_tree else [],
+        [jp.open(tree, m) for m in sorted(found.after)],
+        stream.rolls, revealed, salt, dice.commit(jp.seed_for(seq + 1)), after.public)
 
 
 def check_history(record: Record, us: PublicIdentity, shown: dict[int, str]) -> list[Finding]:
