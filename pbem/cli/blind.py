@@ -94,7 +94,7 @@ def audit_folder(folder: Path) -> None:
     typer.echo(BLIND_MODE.audit_summary(len(held.record.publications)))
 
 
-def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[str]) -> None:
+def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[str], as_json: bool = False) -> None:
     from pbem.game.blind_files import load, role_in
     from pbem.game.modes import BLIND_MODE
 
@@ -113,5 +113,14 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
     lines, found, ok = BLIND_MODE.advice(folder, role, hint)
     if role:
         lines.insert(1, f"you are {role}")
-    typer.echo("\n".join(lines))
+    if as_json:
+        held = load(folder)
+        output.echo_json({"folder": str(folder), "mode": BLIND_MODE.name, "game": held.game, "role": role,
+                          "files": len(held.messages), "steps": len(held.record.publications), "over": held.over,
+                          "secret_published": held.secret_published, "next_writer": held.next_writer,
+                          "verified": not found,
+                          "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found],
+                          "next": [line.removeprefix("next: ") for line in lines if line.startswith("next: ")]})
+    else:
+        typer.echo("\n".join(lines))
     raise typer.Exit(0 if not found else 1)

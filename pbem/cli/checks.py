@@ -261,10 +261,10 @@ def status(
         raise BadInput("is not a folder", file=str(folder), hint="give the folder where you keep this game's turn files")
     from pbem.protocol.blindfile import is_blind_folder
 
-    if is_blind_folder(folder) and not as_json:
+    if is_blind_folder(folder):
         from pbem.cli.blind import status_folder
 
-        status_folder(folder, key, passphrase_env)
+        status_folder(folder, key, passphrase_env, as_json)
     holder = opened = None
     if key is not None:
         if key.suffix == ".pub":

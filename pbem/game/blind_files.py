@@ -114,6 +114,8 @@ def load(folder: Path) -> BlindGame:
     digests checked; what the messages carry becomes the Record both players hold."""
     from pbem.protocol.keys import PublicIdentity as Pub
 
+    if not folder.is_dir():
+        raise BadInput("is not a folder", file=str(folder), hint="give the folder where you keep this game's files")
     paths = blindfile.numbered_files(folder)
     if not paths:
         raise BadInput("no game files found", file=str(folder), hint=f"the game starts with {blindfile.file_name(0)}")
@@ -143,7 +145,11 @@ def load(folder: Path) -> BlindGame:
                                      f" (its game or its 'prev' digest), written by {side}", file=message.source, field="prev",
                                      hint="two histories, or a file of another game: do not play on; show both files")
         prev = message.digest
-        _take(held, message, body, side)
+        try:
+            _take(held, message, body, side)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise BadInput(f"a field of the message is malformed ({type(exc).__name__}: {exc})", file=message.source,
+                           hint=f"the file was made by another program or altered: ask the {side} player for it again") from None
     secret_path = folder / blindfile.SECRET_NAME
     if secret_path.exists():
         message = blindfile.read(read_text(secret_path, what="secret file"), str(secret_path))
@@ -253,7 +259,13 @@ def _private(folder: Path, side: str) -> dict:
     if not path.exists():
         raise BadInput(f"your secret for this game is not in this folder ({path.name})", file=str(folder),
                        hint="run the command in your own game folder, where 'pbem new' or your first 'pbem blind next' wrote it")
-    return json.loads(read_text(path, what="private game file"))
+    try:
+        doc = json.loads(read_text(path, what="private game file"))
+        b64d(doc["secret"], source=str(path), field="secret")
+        return doc
+    except (ValueError, KeyError, TypeError):
+        raise BadInput("your private game file is damaged", file=str(path),
+                       hint="restore it from your backup: without it you cannot play on or publish your secret") from None
 
 
 def _keep(folder: Path, side: str, doc: dict) -> None:

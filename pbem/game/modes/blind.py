@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pbem.errors import BadInput
 from pbem.game import blind_files
+from pbem.game.blind_run import AT_ONCE
 from pbem.game.modes.base import GameMode
 from pbem.protocol import blindfile
 from pbem.protocol.modes import FILE_MODES
@@ -133,7 +134,7 @@ class BlindMode(GameMode):
                 lines.append(f"result: {victory['level']}")
         for f in found:
             lines.append(f"FINDING: {f}")
-        if [f for f in found if f.when == br_at_once()]:
+        if [f for f in found if f.when == AT_ONCE]:
             lines.append("next: " + self.do_not_play_on())
             return lines, found, False
         nxt = held.next_writer
@@ -168,12 +169,6 @@ class BlindMode(GameMode):
         else:
             lines.append(f"next: wait for {name} from the {other} player and put it in {folder}")
         return lines, found, not found
-
-
-def br_at_once() -> str:
-    from pbem.game.blind_run import AT_ONCE
-
-    return AT_ONCE
 
 
 MODE = BlindMode()
