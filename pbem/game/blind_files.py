@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_from, scenario_document
 from pbem.engine.deployment import apply_deployment
