@@ -120,7 +120,7 @@ def test_a_game_with_hidden_units_and_no_referee_is_played_verified_and_audited_
 
 
 def _resign(path: Path, key: Path, change) -> None:
-    """The Japanese player (a cheater holds his own key) rewrites his file and signs it again."""
+    """A cheater (he holds his own key) rewrites his file and signs it again."""
     from pbem.protocol import blindfile
     from pbem.protocol.keys import read_private
 
@@ -182,3 +182,63 @@ def test_the_demo_plays_a_game_with_hidden_units_and_no_referee_and_ends_verifie
 def test_a_demo_without_a_referee_needs_hidden_units(tmp_path):
     said = pbem("demo", "--scenario", SCENARIO, "--no-referee", "--dir", tmp_path / "d", code=2)
     assert "add --option hidden-units" in said
+
+
+def test_a_set_up_against_the_rules_is_refused_before_it_is_committed(tmp_path):
+    """19B.2 / 5.31: two units in one hex; the honest Japanese player is told before his genesis commits it."""
+    from pbem.bot.play import bot_orders
+    from pbem.datafiles import load_scenario
+    from pbem.game.referee import genesis_step
+
+    loaded = load_scenario(SCENARIO)
+    step = genesis_step(loaded, {}, game="0" * 32, scenario_ref={"id": SCENARIO, "hash": "-"},
+                        ruleset=loaded.scenario.ruleset.model_dump(mode="json"), options=["hidden-units"])
+    setup = bot_orders(step.views["JP"], loaded, "greedy", 0)
+    units = setup["deployment"]["units"]
+    first, second = list(units)[:2]
+    units[second] = units[first]
+    (tmp_path / "setup.json").write_text(json.dumps(setup))
+    players = {side: Player(tmp_path, side) for side in ("US", "JP")}
+    said = pbem("new", SCENARIO, "--us", players["US"].pub, "--jp", players["JP"].pub, "--key", players["JP"].key,
+                "--out", players["JP"].game, "--no-referee", "--option", "hidden-units", "--setup", tmp_path / "setup.json", code=2)
+    assert "breaks rule 5.31" in said and second in said
+    assert not players["JP"].game.exists()
+
+
+def _play_until(players: dict[str, Player], wanted) -> tuple[str, dict]:
+    """Play on until a file whose body ``wanted`` accepts has been written and mailed; its name and body."""
+    from pbem.protocol import blindfile
+
+    while True:
+        name = step(players)
+        assert name is not None, "no such file in the whole game"
+        writer = players[name[-7:-5]]
+        body = blindfile.read((writer.game / name).read_text(), name).body
+        if wanted(body):
+            return name, body
+
+
+def test_a_wrong_roll_is_caught_at_once_naming_the_japanese_player(tmp_path):
+    players = begin(tmp_path)
+    jp, us = players["JP"], players["US"]
+    name, _ = _play_until(players, lambda b: b.get("from") == "JP" and (b.get("publication") or {}).get("rolls"))
+
+    def lie(body):
+        roll = body["publication"]["rolls"][0]
+        roll["value"] = roll["value"] % 6 + 1
+
+    _resign(us.game / name, jp.key, lie)
+    said = pbem("blind", "next", us.game, "--key", us.key, code=1)
+    assert "do not play on" in said and "JP recorded rolls that the committed seed and the salt do not give" in said
+
+
+def test_an_american_seed_other_than_committed_is_caught_by_the_japanese_player_naming_him(tmp_path):
+    from pbem.protocol.canonical import b64e
+
+    players = begin(tmp_path)
+    jp, us = players["JP"], players["US"]
+    name, _ = _play_until(players, lambda b: b.get("from") == "US" and b.get("seed") and b["n"] > 1)
+    _resign(jp.game / name, us.key, lambda body: body.update(seed=b64e(bytes(32))))
+    said = pbem("blind", "next", jp.game, "--key", jp.key, "--bot", "greedy", code=1)
+    assert "do not play on" in said and "US revealed a seed that is not the one his acknowledgement committed" in said
+    assert "US revealed a seed" in pbem("verify", jp.game, code=1)

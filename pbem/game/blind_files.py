@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable
 
 from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_from, scenario_document
-from pbem.engine.deployment import apply_deployment
+from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game import blind_run as br
 from pbem.game.referee import genesis_step
@@ -294,7 +294,14 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
         raise BadInput(f"scenario {loaded.scenario.id} has no secret Japanese set-up to start from",
                        hint="play hidden units without a referee on a scenario where the Japanese player sets up hidden")
     orders = setup if setup is not None else (choose_setup or _greedy)(step.views["JP"], loaded)
-    placed = apply_deployment(step.state, orders_from(orders, "the Japanese set-up"))
+    parsed = orders_from(orders, "the Japanese set-up")
+    problems = check_deployment(loaded.board, step.state, parsed)
+    if problems:  # an honest player's set-up is checked before he commits to it; a dishonest one's at the audit
+        first = problems[0]
+        raise BadInput(f"the set-up breaks rule {first.rule}: {first.unit + ': ' if first.unit else ''}{first.message}"
+                       + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+                       hint="correct the deployment (docs/hidden-units.md, 'The sequence') and run pbem new again")
+    placed = apply_deployment(step.state, parsed)
     tree = commitment.commit(secret, game=game, seq=-1, pieces=br.pieces(placed))
     salt, nonce = br.orders_salt_nonce(secret, game=game, seq=1)
     body = {"game": game, "n": 0, "from": "JP", "prev": None, "scenario": ref, "options": [HIDDEN_UNITS],
