@@ -29,6 +29,16 @@ class BlindDemo:
     result: str
 
 
+def default_blind_folder(scenario: str, base: Path = Path(".")) -> Path:
+    """``pbem-demo-SCENARIO-no-referee``, numbered when that folder already holds a game."""
+    name = f"pbem-demo-{Path(scenario).stem}-no-referee"
+    candidate, n = base / name, 1
+    while (candidate / "JP" / blindfile.file_name(0)).exists():
+        n += 1
+        candidate = base / f"{name}-{n}"
+    return candidate
+
+
 def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], seed: int | None = 0,
                    on_file: Callable[[str, Path], None] | None = None) -> BlindDemo:
     """Play ``scenario`` to its end in ``folder`` (``JP/`` and ``US/``, one per player; the files travel by copy)."""

@@ -150,8 +150,7 @@ def demo(
 
 def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition) -> None:
     """The demo of hidden units with no referee: two folders, the files copied between them as mail would carry them."""
-    from pbem.bot.blind_demo import run_blind_demo
-    from pbem.bot.demo import default_folder
+    from pbem.bot.blind_demo import default_blind_folder, run_blind_demo
     from pbem.datafiles import find_scenario
     from pbem.errors import BadInput
 
@@ -159,7 +158,7 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
         raise BadInput("pbem demo --no-referee plays hidden units with no referee (a two-player game without them has no demo yet)",
                        hint="add --option hidden-units, and no --edition")
     find_scenario(scenario)
-    folder = Path(directory or default_folder(scenario))
+    folder = Path(directory or default_blind_folder(scenario))
     policies = {"US": _policy(us_policy), "JP": _policy(jp_policy)}
     typer.echo(f"pbem demo: {scenario}, hidden units with no referee, {policies['US']} US bot against {policies['JP']} "
                f"Japanese bot, in {folder} (JP/ and US/: each player's folder)")
