@@ -360,7 +360,8 @@ def _american(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
         body["orders"] = choose(pub.view, held.loaded)
         if body["orders"] is None:
             raise BadInput(f"this file carries your orders for step {step}: give them with --orders FILE (or --bot POLICY)",
-                           file=str(folder), hint=f"your view: pbem blind view {folder}; a template: pbem orders template")
+                           file=str(folder), hint=f"your view: pbem blind view {folder} (the orders format: pbem schema write, or --bot POLICY)")
+        orders_from(body["orders"], "your orders")  # malformed orders are refused here, not sent to stall the game
         body["salt"] = b64e(br.derived(secret, "us-salt", game=game, seq=step))
     else:  # his seed for the Japanese step, whose orders and salt are committed already
         body["seed"] = b64e(american.seeds[step])
@@ -435,7 +436,7 @@ def read_orders(path: Path) -> dict:
 
     doc = read_json(path)
     if not isinstance(doc, dict):
-        raise BadInput("orders must be a JSON object", file=str(path), hint="write them with 'pbem orders template'")
+        raise BadInput("orders must be a JSON object", file=str(path), hint="the orders format: pbem schema write; your view: pbem blind view GAMEDIR")
     return doc
 
 
