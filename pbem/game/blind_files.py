@@ -158,19 +158,27 @@ def load(folder: Path) -> BlindGame:
             raise VerificationFailed("is the secret of another game", file=str(secret_path), field="game",
                                      hint="ask the Japanese player for this game's secret")
         held.secret = b64d(body.get("secret"), source=str(secret_path), field="secret")
-        held.jp_orders = {int(k): v for k, v in dict(body.get("orders") or {}).items()}
+        try:
+            held.jp_orders = {int(k): v for k, v in dict(body.get("orders") or {}).items()}
+        except (TypeError, ValueError):
+            raise BadInput("the secret file's orders are malformed", file=str(secret_path), field="orders",
+                           hint="ask the Japanese player for the file again") from None
         held.secret_published = True
     return held
 
 
 def _take(held: BlindGame, message: blindfile.Message, body: dict, side: str) -> None:
     record = held.record
-    commit = body.get("commit")
+    commit = body.get("commit") if side == "JP" else None
     if isinstance(commit, dict):
         record.jp_commitments[int(commit["seq"])] = commit["orders"]
         held.salt_commitments[int(commit["seq"])] = commit["salt"]
     if side == "JP" and message.n > 0:
-        record.publications.append(_publication(blindfile.body_field(message, "publication", dict), message.source))
+        pub = _publication(blindfile.body_field(message, "publication", dict), message.source)
+        if pub.seq != len(record.publications) + 1:
+            raise VerificationFailed(f"publishes step {pub.seq} where step {len(record.publications) + 1} is due (JP)",
+                                     file=message.source, field="publication.seq", hint="do not play on; show the file to your opponent")
+        record.publications.append(pub)
     if side == "US":
         record.acks += list(blindfile.body_field(message, "acks", list))
         step = len(record.publications) + 1
@@ -212,7 +220,12 @@ def findings(held: BlindGame) -> list[br.Finding]:
             committed = held.salt_commitments.get(seq)
             if committed is None or not dice.check_commitment(pub.salt, committed):
                 record.findings.append(br.Finding("JP", seq, br.AT_ONCE, "used a dice salt that is not the one he committed"))
-        american.receive(pub, before)
+        try:
+            american.receive(pub, before)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            record.findings.append(br.Finding("JP", seq, br.AT_ONCE, f"published a view or record that cannot be read "
+                                                                     f"({type(exc).__name__}: {exc})"))
+            american.roots[seq] = (pub.root, [])
         previous = pub
     found = list(record.findings)
     # the American player's side, which the Japanese player checks as each file arrives
@@ -382,6 +395,11 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
     side = step.state.to_act()
     setup = not step.state.hidden.deployed
     before_state = step.state
+    due = held.record.us_seeds if side == "JP" else held.record.us_orders
+    if seq not in due:
+        raise VerificationFailed(f"{Path(held.messages[-1].source).name} does not carry the American "
+                                 f"{'seed' if side == 'JP' else 'orders'} step {seq} needs ({side} acts next)",
+                                 file=held.messages[-1].source, hint="ask the US player to write the file again with pbem blind next")
     if side == "JP":
         orders = orders_kept[seq]
         salt, _ = br.orders_salt_nonce(secret, game=game, seq=seq)
