@@ -242,3 +242,15 @@ def test_an_american_seed_other_than_committed_is_caught_by_the_japanese_player_
     said = pbem("blind", "next", jp.game, "--key", jp.key, "--bot", "greedy", code=1)
     assert "do not play on" in said and "US revealed a seed that is not the one his acknowledgement committed" in said
     assert "US revealed a seed" in pbem("verify", jp.game, code=1)
+
+
+def test_the_secret_is_not_published_during_the_game(tmp_path):
+    """It opens every marker: ``publish-secret`` refuses before the end, and only the Japanese player may run it."""
+    players = begin(tmp_path)
+    for _ in range(3):
+        step(players)
+    said = pbem("blind", "publish-secret", players["JP"].game, "--key", players["JP"].key, code=2)
+    assert "the game is not over" in said
+    said = pbem("blind", "publish-secret", players["US"].game, "--key", players["US"].key, code=2)
+    assert "only the Japanese player" in said
+    assert not (players["JP"].game / "blind-secret-JP.pbem").exists()

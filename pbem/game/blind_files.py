@@ -435,6 +435,9 @@ def publish_secret(folder: Path, identity: PrivateIdentity) -> Path:
     held = load(folder)
     if role_in(held, identity.public) != "JP":
         raise BadInput("only the Japanese player publishes the game's secret", file=str(folder))
+    if not held.over:  # it opens every marker: published during the game, it would end the hidden units
+        raise BadInput("the game is not over: the secret opens every marker, so it is published only at the end",
+                       file=str(folder), hint=f"pbem status {folder} --key YOUR.key says what to do now")
     private = _private(folder, "JP")
     body = {"game": held.game, "n": blindfile.SECRET_N, "from": "JP", "prev": held.messages[-1].digest,
             "secret": private["secret"], "orders": private["orders"]}
