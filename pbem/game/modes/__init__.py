@@ -12,7 +12,6 @@ from pbem.game.modes.base import GameMode
 from pbem.game.modes.blind import MODE as BLIND_MODE
 from pbem.game.modes.referee import MODE as REFEREE_MODE
 from pbem.game.modes.two_player import MODE as TWO_PLAYER_MODE
-from pbem.model.common import HIDDEN_UNITS
 from pbem.protocol.turnfile import TurnFile
 
 MODES: dict[str, GameMode] = {mode.name: mode for mode in (REFEREE_MODE, TWO_PLAYER_MODE, BLIND_MODE)}
@@ -32,6 +31,8 @@ def mode_to_start(*, referee: bool, options: list[str] | None) -> GameMode:
 
     A game without a referee is two-player mode, or with the hidden-units option (``options``) the mode of hidden
     units with no referee."""
+    from pbem.model.common import HIDDEN_UNITS
+
     if referee:
         return REFEREE_MODE
     return BLIND_MODE if HIDDEN_UNITS in (options or ()) else TWO_PLAYER_MODE

@@ -4,7 +4,8 @@ what 19B exposes, and publishes his secret at the end (docs/PROTOCOL.md, "Hidden
 Its files are not turn files but one signed message each (:mod:`pbem.protocol.blindfile`), played by
 :mod:`pbem.game.blind_files`; the seam's questions about turn files have no turn file to ask in this mode, and
 say so.  ``pbem new``, ``status``, ``verify``, ``audit`` and ``demo`` find such a game by its genesis file and ask
-this mode.
+this mode.  What plays it (the engine, the scenario) is imported only when it is used: every command imports the
+modes, and the light ones (``view``, ``verify``) must not load the engine.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import BadInput
-from pbem.game import blind_files
-from pbem.game.blind_run import AT_ONCE
 from pbem.game.modes.base import GameMode
 from pbem.protocol import blindfile
 from pbem.protocol.modes import FILE_MODES
@@ -31,7 +30,7 @@ class BlindStart:
     private: dict
     mode: str = NAME
     file_name: str = blindfile.file_name(0)
-    private_name: str = blind_files.private_name("JP")
+    private_name: str = "blind-private-JP.json"  # blind_files.private_name("JP"), which loads the engine: not at import
     bot_setup: bool = False
     public: dict = field(default_factory=dict)
 
@@ -68,6 +67,8 @@ class BlindMode(GameMode):
     def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
         if edition not in (None, "dg-2009") or ground_support is not None:
             raise BadInput("a game with hidden units and no referee plays the scenario as shipped (no --edition, no --gsp yet)")
+        from pbem.game import blind_files
+
         text, private = blind_files.start(scenario, me, us, jp, setup=setup)
         return BlindStart(text, private, bot_setup=setup is None)
 
@@ -120,6 +121,9 @@ class BlindMode(GameMode):
 
     def advice(self, folder: Path, role: str | None, key_hint: str) -> tuple[list[str], list, bool]:
         """``status``'s lines for a folder of this mode, its findings, and whether it verifies."""
+        from pbem.game import blind_files
+        from pbem.game.blind_run import AT_ONCE
+
         held = blind_files.load(folder)
         found = blind_files.findings(held)
         pubs = held.record.publications
