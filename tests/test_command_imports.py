@@ -66,6 +66,14 @@ OTHER_COMMANDS = {
                     "--maildir", "{OUT}/Maildir", "--smtp", "127.0.0.1:2525", "--tls", "none"], READS_INPUT),
 }
 
+#: The commands of a game with hidden units and no referee, run on a copy of a finished demo game (its last file or the
+#: secret taken out, so that there is a file to write); each reads the scenario through the models, like ``new``.
+BLIND_COMMANDS = {
+    "blind next": (["blind", "next", "{OUT}/US", "--key", "us.key"], "US", ["blind-0019-US.pbem", "blind-secret-JP.pbem"], READS_INPUT),
+    "blind view": (["blind", "view", "{OUT}/US"], "US", [], READS_INPUT),
+    "blind publish-secret": (["blind", "publish-secret", "{OUT}/JP", "--key", "jp.key"], "JP", ["blind-secret-JP.pbem"], READS_INPUT),
+}
+
 #: Commands that serve, in one warm process, until they are stopped (``pbem play``, the judge's ``run``) or that act
 #: on a judge's home and its mail (new, poll, list): their start-up is paid once per sitting or per poll, and their
 #: tests are tests/test_play_app.py and tests/test_judge.py.
@@ -129,6 +137,23 @@ def test_a_command_without_a_game_loads_what_its_class_allows(games, command, tm
     _check(_run(games["plain"], [a.format(OUT=tmp_path) for a in args]), command, kind)
 
 
+@pytest.fixture(scope="module")
+def blind_game(tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("blind-imports")
+    subprocess.run([sys.executable, "-m", "pbem", "demo", "--scenario", "test-skirmish", "--no-referee", "--option", "hidden-units",
+                    "--dir", "blind"], cwd=base, check=True, capture_output=True)
+    return base / "blind"
+
+
+@pytest.mark.parametrize("command", list(BLIND_COMMANDS))
+def test_a_command_of_a_game_without_a_referee_loads_what_its_class_allows(blind_game, command, tmp_path):
+    args, side, remove, kind = BLIND_COMMANDS[command]
+    shutil.copytree(blind_game / side, tmp_path / side)
+    for name in remove:
+        (tmp_path / side / name).unlink()
+    _check(_run(blind_game, [a.format(OUT=tmp_path) for a in args]), command, kind)
+
+
 def test_every_command_is_classed():
     from typer.main import get_group
 
@@ -141,7 +166,7 @@ def test_every_command_is_classed():
             else:
                 yield f"{prefix}{name}"
 
-    known = set(GAME_COMMANDS) | set(OTHER_COMMANDS) | SERVICES
+    known = set(GAME_COMMANDS) | set(OTHER_COMMANDS) | set(BLIND_COMMANDS) | SERVICES
     missing = sorted(set(names(get_group(app))) - known)
     assert not missing, f"class these commands in tests/test_command_imports.py: {', '.join(missing)}"
 

@@ -78,6 +78,8 @@ def test_mode_of_a_name_and_the_mode_new_starts():
         mode_of("hidden")
     assert mode_to_start(referee=True, options=None) is mode_of("referee")
     assert mode_to_start(referee=False, options=None) is mode_of("two-player")
+    assert mode_to_start(referee=False, options=["hidden-units"]) is mode_of("hidden-no-referee")
+    assert mode_to_start(referee=True, options=["hidden-units"]) is mode_of("referee")
 
 
 def _play_one_turn(folder: Path, referee: bool) -> list:

@@ -100,7 +100,7 @@ def test_no_message_names_a_command_that_does_not_exist():
     click_app = typer.main.get_command(app)
     named = set()
     for path in (ROOT / "pbem").rglob("*.py"):
-        named |= set(re.findall(r"['`]pbem ([a-z]+(?: [a-z]+)?)", path.read_text()))
+        named |= set(re.findall(r"['`]pbem ([a-z][a-z-]*(?: [a-z][a-z-]*)?)", path.read_text()))
     assert named
     for words in sorted(named):
         first, *rest = words.split()

@@ -208,11 +208,13 @@ def test_hidden_units_need_a_referee():
 
 
 
-def test_no_referee_with_hidden_units_is_refused_at_new(two):
+def test_no_referee_with_hidden_units_is_the_third_mode_started_by_the_japanese_player(two):
+    """Two-player mode still refuses hidden units; ``--no-referee --option hidden-units`` starts the third mode, whose
+    genesis only the Japanese player can write (it commits his secret set-up): tests/test_blind_cli.py plays it."""
     base, players = two
     said = pbem("new", "test-skirmish", "--us", base / "us.pub", "--jp", base / "jp.pub", "--no-referee", "--option", "hidden-units",
-                "--key", players["JP"].key, "--out", base / "g4", code=2)
-    assert "hidden units need a referee" in said
+                "--key", players["US"].key, "--out", base / "g4", code=2)
+    assert "the Japanese player starts a game with hidden units and no referee" in said
     assert not (base / "g4").exists()
 
 

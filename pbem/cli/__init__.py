@@ -34,9 +34,11 @@ app.add_typer(orders_app, name="orders")
 app.add_typer(schema_app, name="schema")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(map_app, name="map")
+blind_app = typer.Typer(help="Hidden units with no referee: your next file, the view, the secret at the end (docs/hidden-units.md).", no_args_is_help=True)
 app.add_typer(judge_app, name="judge")
+app.add_typer(blind_app, name="blind")
 
-from pbem.cli import bot, cases, checks, judge, maps, play, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
+from pbem.cli import blind, bot, cases, checks, judge, maps, play, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
 
 
 def _utf8_output() -> None:

@@ -88,8 +88,12 @@ def demo(
     jp_policy: Annotated[str, typer.Option("--jp", help="The Japanese bot's policy: greedy, lookahead or random.")] = "greedy",
     think: Think = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (docs/hidden-units.md).")] = None,
+    no_referee: Annotated[bool, typer.Option("--no-referee", help="With --option hidden-units: no referee; the Japanese bot commits and opens his markers, publishes his secret at the end (docs/hidden-units.md).")] = False,
 ) -> None:
     """Play a whole scenario bot against bot through the real files: keys, turn files, orders, verify, audit, result."""
+    if no_referee:
+        _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition)
+        return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -142,3 +146,38 @@ def demo(
     console.print(f"  {pbem} audit {game_q} --reveal {quote(result.reveal)}")
     console.print(f"  {pbem} show {last} --key {us_key} --html map.html")
     raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)
+
+
+def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition) -> None:
+    """The demo of hidden units with no referee: two folders, the files copied between them as mail would carry them."""
+    from pbem.bot.blind_demo import default_blind_folder, run_blind_demo
+    from pbem.datafiles import find_scenario
+    from pbem.errors import BadInput
+
+    if "hidden-units" not in (option or []) or edition is not None:
+        raise BadInput("pbem demo --no-referee plays hidden units with no referee (a two-player game without them has no demo yet)",
+                       hint="add --option hidden-units, and no --edition")
+    find_scenario(scenario)
+    folder = Path(directory or default_blind_folder(scenario))
+    policies = {"US": _policy(us_policy), "JP": _policy(jp_policy)}
+    typer.echo(f"pbem demo: {scenario}, hidden units with no referee, {policies['US']} US bot against {policies['JP']} "
+               f"Japanese bot, in {folder} (JP/ and US/: each player's folder)")
+
+    def on_file(side, path) -> None:
+        typer.echo(f"  {side} wrote {path.name}")
+
+    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file)
+    if done.verify_findings:
+        typer.echo(f"NOT VERIFIED: {done.verify_findings[0]}")
+    else:
+        typer.echo(f"verified: {done.files} files — signatures, chain, every opening against the roots held, "
+                   "acknowledgements, seeds and rolls")
+    if done.audit_findings:
+        typer.echo(f"AUDIT FAILED: {done.audit_findings[0]}")
+    else:
+        typer.echo(f"audited with the Japanese player's published secret: {done.steps} steps replayed with full information")
+    typer.echo(f"result: {done.result}")
+    us = done.folders["US"]
+    typer.echo(f"\nLook at it with:\n  pbem status {us} --key {done.keys['US']}\n  pbem verify {us}\n  pbem audit {us}")
+    if done.verify_findings or done.audit_findings:
+        raise typer.Exit(1)

@@ -23,6 +23,12 @@ def verify(
     from pbem.errors import BadInput
     from pbem.game.checks import verify_game
     from pbem.game.folder import check_turn_sources
+    from pbem.protocol.blindfile import is_blind_folder
+
+    if len(paths) == 1 and is_blind_folder(paths[0]):
+        from pbem.cli.blind import verify_folder
+
+        verify_folder(paths[0], as_json)
 
     check_turn_sources(paths)  # nothing named like a turn file is skipped in silence; mail damage is exit 2
 
@@ -101,6 +107,13 @@ def audit(
         _event("audit", games, reveals or [], html, as_json, jobs)
         return
     game = games[0]
+    from pbem.protocol.blindfile import is_blind_folder
+
+    if is_blind_folder(game):
+        from pbem.cli.blind import audit_folder
+
+        audit_folder(game)
+        return
     from pbem.game.audit import audit_game, audit_with_key
     from pbem.game.folder import latest_turn, load_turn
     from pbem.game.roles import role_of
@@ -168,7 +181,9 @@ def _one_game(paths: list[Path]) -> bool:
 
     if len(paths) != 1:
         return False
-    if not paths[0].is_dir() or turn_files(paths[0]):
+    from pbem.protocol.blindfile import is_blind_folder
+
+    if not paths[0].is_dir() or turn_files(paths[0]) or is_blind_folder(paths[0]):
         return True
     from pbem.event.discover import games_under  # only when the folder holds no turn file of its own
 
@@ -244,6 +259,12 @@ def status(
 
     if not folder.is_dir():
         raise BadInput("is not a folder", file=str(folder), hint="give the folder where you keep this game's turn files")
+    from pbem.protocol.blindfile import is_blind_folder
+
+    if is_blind_folder(folder):
+        from pbem.cli.blind import status_folder
+
+        status_folder(folder, key, passphrase_env, as_json)
     holder = opened = None
     if key is not None:
         if key.suffix == ".pub":

@@ -19,11 +19,12 @@ def new(
     key: KeyOption,
     out: Annotated[Path, typer.Option("--out", help="The game folder to create; the genesis turn file goes there.")],
     referee: Annotated[Optional[Path], typer.Option("--referee", help="Your own public identity (REF.pub), as the referee.")] = None,
-    no_referee: Annotated[bool, typer.Option("--no-referee", help="A two-player game without a referee (no hidden units): --key is your own player's key, and you must be the player who does not move first.")] = False,
+    no_referee: Annotated[bool, typer.Option("--no-referee", help="A game without a referee: --key is your own player's key; you must be the player who does not move first (with --option hidden-units: the Japanese player, docs/hidden-units.md).")] = False,
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     passphrase_env: PassphraseEnv = None,
     gsp: Annotated[Optional[Path], typer.Option("--gsp", help="A JSON file replacing the scenario's Ground Support track: [{\"turn\": 1, \"US\": 4, \"JP\": 0, \"source\": \"...\"}, ...].")] = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (Japanese units hidden from the American player, docs/hidden-units.md).")] = None,
+    setup: Annotated[Optional[Path], typer.Option("--setup", help="With --no-referee --option hidden-units: the Japanese set-up orders (JSON) the genesis commits (default: the greedy bot's).")] = None,
 ) -> None:
     """Start a game: write the genesis turn file, with the first dice commitment (as referee, or as a player with --no-referee)."""
     from pbem.errors import BadInput
@@ -57,9 +58,25 @@ def new(
         if not isinstance(track, list):
             raise BadInput("the Ground Support track must be a JSON list of rows", file=str(gsp), hint='e.g. [{"turn": 1, "US": 4, "JP": 0, "source": "house rule"}]')
     mode = mode_to_start(referee=not no_referee, options=option)
+    setup_orders = None
+    if setup is not None:
+        from pbem.game.blind_files import read_orders
+
+        if mode.name != "hidden-no-referee":
+            raise BadInput("--setup is the Japanese set-up of a game with hidden units and no referee",
+                           hint="give it with --no-referee --option hidden-units")
+        setup_orders = read_orders(setup)
     genesis = mode.start(scenario, identity, read_public(us), read_public(jp), referee=None if referee is None else named,
-                         edition=edition, ground_support=track, options=option)
+                         edition=edition, ground_support=track, options=option, setup=setup_orders)
+    target = out / getattr(genesis, "file_name", turn_name(0))
+    if target.exists():
+        raise BadInput("a game already exists here", file=str(target), hint="choose a new folder with --out")
     make_folder(out, what="game folder")
+    private = getattr(genesis, "private_name", None)
+    if private:  # the Japanese player's per-game secret stays in his folder, never in a file he sends
+        import json
+
+        write_new(out / private, json.dumps(genesis.private, sort_keys=True), mode=0o600)
     write_new(target, genesis.text)
     for line in mode_of(genesis).announce_genesis(genesis, target):
         typer.echo(line)

@@ -124,8 +124,9 @@ class Record:
 class Japanese:
     """The Japanese player: honest.  A test subclasses one method to play a cheat."""
 
-    def __init__(self, loaded: LoadedScenario, game: str, secret: bytes, choose: Player) -> None:
+    def __init__(self, loaded: LoadedScenario, game: str, secret: bytes, choose: Player, ref: dict | None = None) -> None:
         self.loaded, self.game, self.secret, self.choose = loaded, game, secret, choose
+        self.ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}  # the scenario as the game's files name it
         self.orders: dict[int, dict] = {}
         self.seeds: dict[int, bytes] = {}
         self.trees: dict[int, commitment.Commitment] = {}
@@ -138,7 +139,7 @@ class Japanese:
 
     def carry_out(self, seq: int, step: Step, orders: dict, stream: dice.DiceStream, ruleset: dict) -> Step:
         return play(self.loaded, ruleset, step.state, orders, stream, game=self.game, seq=seq,
-                    scenario_ref={"id": self.loaded.scenario.id, "hash": SELFPLAY}, source=f"step {seq}")
+                    scenario_ref=self.ref, source=f"step {seq}")
 
     def open(self, tree: commitment.Commitment, marker: str) -> Opening:
         return tree.opening(marker)
@@ -331,19 +332,30 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Playe
         before_state = placed if setup else step.state
         if side == "JP":
             record.us_seeds[seq] = american.seeds[seq]
-        step = jp.carry_out(seq, step, orders, stream, ruleset)
-        found = exposure(loaded.board, before_state, step.state, step.last["events"], "setup" if setup else side)
-        before_tree = jp.trees[-1 if setup else seq - 1] if (setup or seq > 1) else None
-        tree = jp.tree(seq, step.state)
-        american.seed_commitments[seq + 1] = dice.commit(jp.seed_for(seq + 1))
-        pub = Publication(
-            seq, "setup" if setup else side, step.views["US"], tree.root,
-            jp.openings(before_tree, sorted(found.before)) if before_tree else [],
-            [jp.open(tree, m) for m in sorted(found.after)],
-            stream.rolls, revealed, salt, american.seed_commitments[seq + 1], step.public)
+        step, pub = adjudicate(jp, seq, step, orders, stream, side=side, setup=setup, before=before_state,
+                               revealed=revealed, salt=salt, ruleset=ruleset)
+        american.seed_commitments[seq + 1] = pub.next_seed
         record.publications.append(pub)
         american.receive(pub, before_root)
     return record, jp
+
+
+def adjudicate(jp: Japanese, seq: int, step: Step, orders: dict, stream: dice.DiceStream, *, side: str, setup: bool,
+               before: GameState, revealed: bytes | None, salt: bytes, ruleset: dict) -> tuple[Step, Publication]:
+    """The Japanese player adjudicates step ``seq`` and builds its publication: the American view, the new root, the
+    openings :func:`exposure` demands against the root before (``jp.trees``: the set-up's, or the previous step's)
+    and the new one, the rolls, and the commitment to his seed for the next American player-turn.
+
+    ``before`` is the position whose markers the root before the step commits (the deployed one for the set-up)."""
+    after = jp.carry_out(seq, step, orders, stream, ruleset)
+    found = exposure(jp.loaded.board, before, after.state, after.last["events"], "setup" if setup else side)
+    before_tree = jp.trees[-1 if setup else seq - 1] if (setup or seq > 1) else None
+    tree = jp.tree(seq, after.state)
+    return after, Publication(
+        seq, "setup" if setup else side, after.views["US"], tree.root,
+        jp.openings(before_tree, sorted(found.before)) if before_tree else [],
+        [jp.open(tree, m) for m in sorted(found.after)],
+        stream.rolls, revealed, salt, dice.commit(jp.seed_for(seq + 1)), after.public)
 
 
 def check_history(record: Record, us: PublicIdentity, shown: dict[int, str]) -> list[Finding]:
@@ -358,20 +370,27 @@ def check_history(record: Record, us: PublicIdentity, shown: dict[int, str]) -> 
             for seq, root in sorted(shown.items()) if seq in acked and acked[seq] != root]
 
 
-def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orders: dict[int, dict]) -> list[Finding]:
+def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orders: dict[int, dict],
+          ref: dict | None = None) -> list[Finding]:
     """Replay every step with full information from the published secret and orders; name the first wrong step."""
+    return replay(loaded, record, secret, jp_orders, ref)[0]
+
+
+def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orders: dict[int, dict],
+           ref: dict | None = None) -> tuple[list[Finding], Step | None]:
+    """:func:`audit`'s findings and the step the replay reached (the Japanese player plays on from it with the files)."""
     if secret is None:
         return [Finding("JP", len(record.publications), AT_END,
-                        "withheld his secret at the end of the game: no hidden move can be audited (a forfeit in a tournament)")]
+                        "withheld his secret at the end of the game: no hidden move can be audited (a forfeit in a tournament)")], None
     game, findings = record.game, []
     committed = {a["body"]["seq"] + 1: a["body"]["next_seed"] for a in record.acks if isinstance(a.get("body"), dict)}
     for seq, seed in sorted(record.us_seeds.items()):
         if not dice.check_commitment(seed, committed.get(seq, "")):
             findings.append(Finding("US", seq, AT_AUDIT, "revealed a seed that is not the one his acknowledgement committed"))
     if findings:  # the Japanese player would have refused it at once; a step rolled with it cannot be judged
-        return findings
+        return findings, None
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
-    ref = {"id": loaded.scenario.id, "hash": SELFPLAY}
+    ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
     for pub in record.publications:
         seq = pub.seq
@@ -411,7 +430,7 @@ def audit(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_order
         if stream.rolls != pub.rolls:
             findings.append(Finding("JP", seq, AT_AUDIT, "recorded other rolls than the replay makes"))
             break
-    return findings
+    return findings, step
 
 
 def salts_match(secret: bytes, record: Record) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from pbem.protocol import twoplayer
+from pbem.protocol import blindfile, twoplayer
 from pbem.protocol.turnfile import REFEREE, TWO_PLAYER, TurnFile
 
 
@@ -124,7 +124,38 @@ class TwoPlayerFiles(FileMode):
         return "carries an NMR record, which only a referee may sign: a two-player game has no NMR"
 
 
-FILE_MODES: dict[str, FileMode] = {mode.name: mode for mode in (RefereeFiles(), TwoPlayerFiles())}
+class BlindFiles(FileMode):
+    """Hidden units with no referee (:mod:`pbem.protocol.blindfile`): no turn file, no orders file of the other modes.
+
+    Its messages carry their own rules (who writes which number, the chain of digests); a turn or orders file
+    naming this mode is refused here."""
+
+    name = blindfile.MODE
+    orders_commit_seed = False
+
+    def adjudicator(self, turn, side):
+        return "JP"  # he adjudicates every step, the American player-turns too
+
+    def genesis_problems(self, turn):
+        return [f"is a turn file of mode {self.name}, whose games have none (their files are {blindfile.file_name(0)}, …)"]
+
+    def link_problem(self, turn, previous):
+        return f"is a turn file of mode {self.name}, whose games have none"
+
+    def seed_mismatch(self, turn, previous):
+        return "the revealed dice seed does not match its commitment"
+
+    def orders_problems(self, turn, header):
+        return [f"carries an orders header, which a game of mode {self.name} does not use"]
+
+    def orders_header_problem(self, header):
+        return f"a game of mode {self.name} takes no orders files: the American orders travel in his blind-NNNN-US.pbem"
+
+    def nmr_problem(self, turn):
+        return "carries an NMR record, which only a referee may sign: a game without a referee has no NMR"
+
+
+FILE_MODES: dict[str, FileMode] = {mode.name: mode for mode in (RefereeFiles(), TwoPlayerFiles(), BlindFiles())}
 
 
 def file_mode(turn: TurnFile) -> FileMode:

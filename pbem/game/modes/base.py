@@ -76,8 +76,9 @@ class GameMode(ABC):
     @abstractmethod
     def start(self, scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *,
               referee: PublicIdentity | None, edition: str | None, ground_support: list[dict] | None,
-              options: list[str] | None) -> TurnFile:
-        """The genesis file, signed by ``me`` (``referee``: the identity ``pbem new --referee`` names)."""
+              options: list[str] | None, setup: dict | None = None) -> TurnFile:
+        """The genesis file, signed by ``me`` (``referee``: the identity ``pbem new --referee`` names; ``setup``: the
+        Japanese set-up a genesis commits in a mode that has one, ``pbem new --setup``)."""
 
     @abstractmethod
     def following(self, turn: TurnFile, adjudicator: PrivateIdentity, step: Any, body: OrdersBody, dice: DiceStream,

@@ -43,7 +43,7 @@ class RefereeMode(GameMode):
 
         return adjudicate_nmr(turn, adjudicator, side)
 
-    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options):
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
         from pbem.game.referee import start_game
 
         return start_game(scenario, me, us, jp, edition, ground_support=ground_support, options=options)

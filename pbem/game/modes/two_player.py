@@ -73,7 +73,7 @@ class TwoPlayerMode(GameMode):
         raise BadInput("a two-player game has no NMR: only a referee plays the bot's orders for an absent player",
                        file=turn.source, hint="wait for your opponent's orders")
 
-    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options):
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
         from pbem.game.twoplayer import start_two_player_game
 
         return start_two_player_game(scenario, me, us, jp, edition, ground_support=ground_support, options=options)

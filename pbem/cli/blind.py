@@ -1,0 +1,126 @@
+"""A game with hidden units and no referee: each player's next file, the view, the secret at the end; and what
+``verify``, ``audit`` and ``status`` say about such a folder (docs/PROTOCOL.md, "Hidden units with no referee")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pbem.cli import blind_app, output
+from pbem.cli.players import KeyOption, PassphraseEnv
+
+
+@blind_app.command("next")
+def next_file(
+    folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
+    key: KeyOption,
+    orders: Annotated[Optional[Path], typer.Option("--orders", help="Your orders (JSON), when this file carries them (status says when).")] = None,
+    bot: Annotated[Optional[str], typer.Option("--bot", help="Let the bot choose your orders: greedy, lookahead or random.")] = None,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """Check every file you received, then write your next file (status says which and whom to send it to)."""
+    from pbem.game.blind_files import read_orders, write_next
+    from pbem.passphrase import open_key
+
+    identity = open_key(key, passphrase_env)
+    given = read_orders(orders) if orders is not None else None
+
+    def choose(view, loaded):
+        if given is not None or bot is None:
+            return given  # None: the file needs orders and none were given; the command says so and writes nothing
+        from pbem.bot.play import bot_orders
+
+        return bot_orders(view, loaded, bot, 0)
+
+    written = write_next(folder, identity, choose)
+    typer.echo(f"wrote {written}: every file you received checks out; send {written.name} to your opponent")
+
+
+@blind_app.command("publish-secret")
+def publish_secret(
+    folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
+    key: KeyOption,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """The Japanese player, at the end: publish the per-game secret and your orders, so that anyone can audit the game."""
+    from pbem.game.blind_files import publish_secret as publish
+    from pbem.passphrase import open_key
+
+    written = publish(folder, open_key(key, passphrase_env))
+    typer.echo(f"wrote {written}: send it to the US player; anyone can now run 'pbem audit {folder}'")
+
+
+@blind_app.command("view")
+def view(folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")]) -> None:
+    """The American view of the latest step, as JSON (what the US player writes his orders from)."""
+    from pbem.game.blind_files import latest_view
+
+    output.echo_json(latest_view(folder))
+
+
+def verify_folder(folder: Path, as_json: bool) -> None:
+    from pbem.game.blind_files import findings, load
+
+    held = load(folder)
+    found = findings(held)
+    if as_json:
+        output.echo_json({"ok": not found, "game": held.game, "files": len(held.messages),
+                          "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found]})
+    elif found:
+        typer.echo(f"NOT VERIFIED: {found[0]}")
+        for f in found:
+            typer.echo(f"  {f}")
+    else:
+        typer.echo(f"verified {len(held.messages)} file(s) of game {held.game}, US and JP, no referee, hidden units: "
+                   f"signatures, the chain, every opening against the roots held, acknowledgements, seeds and rolls hold")
+        if not held.secret_published:
+            typer.echo("  the hidden moves wait for the Japanese player's secret (pbem blind publish-secret), then pbem audit")
+    raise typer.Exit(1 if found else 0)
+
+
+def audit_folder(folder: Path) -> None:
+    from pbem.game.blind_files import audit_findings, load
+    from pbem.game.modes import BLIND_MODE
+
+    held = load(folder)
+    found = audit_findings(held)
+    if found:
+        typer.echo(f"AUDIT FAILED: {found[0]}")
+        for f in found:
+            typer.echo(f"  {f}")
+        raise typer.Exit(1)
+    typer.echo(BLIND_MODE.audit_summary(len(held.record.publications)))
+
+
+def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[str], as_json: bool = False) -> None:
+    from pbem.game.blind_files import load, role_in
+    from pbem.game.modes import BLIND_MODE
+
+    role = None
+    if key is not None:
+        from pbem.protocol.keys import read_public
+
+        if key.suffix == ".pub":
+            holder = read_public(key)
+        else:
+            from pbem.passphrase import open_key
+
+            holder = open_key(key, passphrase_env).public
+        role = role_in(load(folder), holder)
+    hint = str(key.with_suffix(".key")) if key else "KEY"
+    lines, found, ok = BLIND_MODE.advice(folder, role, hint)
+    if role:
+        lines.insert(1, f"you are {role}")
+    if as_json:
+        held = load(folder)
+        output.echo_json({"folder": str(folder), "mode": BLIND_MODE.name, "game": held.game, "role": role,
+                          "files": len(held.messages), "steps": len(held.record.publications), "over": held.over,
+                          "secret_published": held.secret_published, "next_writer": held.next_writer,
+                          "verified": not found,
+                          "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found],
+                          "next": [line.removeprefix("next: ") for line in lines if line.startswith("next: ")]})
+    else:
+        typer.echo("\n".join(lines))
+    raise typer.Exit(0 if not found else 1)

@@ -1,0 +1,464 @@
+"""Hidden units with no referee, through the real files: :mod:`pbem.game.blind_run`'s protocol, one message a file.
+
+The messages (:mod:`pbem.protocol.blindfile`) alternate: the Japanese
+player's genesis (the root over his secret set-up, the commitment to his
+set-up orders and to his dice salt), the American player's answer (his
+acknowledgement of that root and his seed), then for every step the Japanese
+publication (the American view, the new root, the openings 19B demands, the
+dice; with the commitment to his next orders when he moves next) and the
+American answer (his acknowledgement, with his orders or his seed).  Each
+player keeps his per-game secret in ``blind-private-SIDE.json`` in his own
+game folder (never sent); the Japanese player publishes his at the end
+(``blind-secret-JP.pbem``) and the audit replays every step with it.
+
+Every check is :mod:`pbem.game.blind_run`'s: the American player's
+(:class:`~pbem.game.blind_run.American`) runs over the publications in the
+folder, as they arrived; the audit is :func:`~pbem.game.blind_run.audit`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_from, scenario_document
+from pbem.engine.deployment import apply_deployment, check_deployment
+from pbem.errors import BadInput, VerificationFailed
+from pbem.game import blind_run as br
+from pbem.game.referee import genesis_step
+from pbem.game.scenario_ref import scenario_hash
+from pbem.model.common import HIDDEN_UNITS
+from pbem.protocol import blindfile, commitment, dice, signing
+from pbem.protocol.canonical import b64d, b64e
+from pbem.protocol.commitment import Opening
+from pbem.protocol.files import read_text, write_new, write_replacing
+from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+from pbem.protocol.turnfile import new_game_id
+
+SIDES = ("US", "JP")
+EMPTY_ROOT_SEQ = 0
+
+
+def private_name(side: str) -> str:
+    return f"blind-private-{side}.json"
+
+
+# ---------------------------------------------------------------------------------------------- the game as held
+
+
+@dataclass
+class BlindGame:
+    """A folder's messages read and turned into :class:`blind_run.Record` as the American player holds it."""
+
+    folder: Path
+    messages: list[blindfile.Message]
+    identities: dict[str, PublicIdentity]
+    loaded: LoadedScenario
+    ref: dict
+    record: br.Record
+    salt_commitments: dict[int, str] = field(default_factory=dict)
+    secret: bytes | None = None
+    jp_orders: dict[int, dict] = field(default_factory=dict)
+    secret_published: bool = False
+
+    @property
+    def game(self) -> str:
+        return self.record.game
+
+    @property
+    def last_pub(self) -> br.Publication | None:
+        return self.record.publications[-1] if self.record.publications else None
+
+    @property
+    def over(self) -> bool:
+        pub = self.last_pub
+        return bool(pub and pub.view.get("over"))
+
+    @property
+    def awaiting(self) -> str:
+        """Who chooses the orders of the next step (the set-up first: the Japanese player)."""
+        pub = self.last_pub
+        return "JP" if pub is None else pub.public.get("awaiting", "JP")
+
+    @property
+    def next_writer(self) -> str | None:
+        """Who writes the next file, or None when the game is over and the secret published."""
+        if self.secret_published:
+            return None
+        return blindfile.writer_of(len(self.messages))
+
+
+def _publication(doc: dict, source: str) -> br.Publication:
+    try:
+        return br.Publication(
+            int(doc["seq"]), str(doc["side"]), dict(doc["view"]), str(doc["root"]),
+            [Opening.from_json(o, source) for o in doc["before"]], [Opening.from_json(o, source) for o in doc["after"]],
+            list(doc["rolls"]), b64d(doc["seed"], source=source, field="seed") if doc.get("seed") else None,
+            b64d(doc["salt"], source=source, field="salt"), str(doc["next_seed"]), dict(doc["public"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadInput(f"the publication is malformed ({type(exc).__name__}: {exc})", file=source, field="publication",
+                       hint="ask the Japanese player for the file again") from None
+
+
+def _publication_json(pub: br.Publication) -> dict:
+    return {"seq": pub.seq, "side": pub.side, "view": pub.view, "root": pub.root,
+            "before": [o.as_json() for o in pub.before], "after": [o.as_json() for o in pub.after], "rolls": pub.rolls,
+            "seed": b64e(pub.seed) if pub.seed else None, "salt": b64e(pub.salt), "next_seed": pub.next_seed,
+            "public": pub.public}
+
+
+def load(folder: Path) -> BlindGame:
+    """Every message of the folder, each signature checked against the identities the genesis names, the chain of
+    digests checked; what the messages carry becomes the Record both players hold."""
+    from pbem.protocol.keys import PublicIdentity as Pub
+
+    if not folder.is_dir():
+        raise BadInput("is not a folder", file=str(folder), hint="give the folder where you keep this game's files")
+    paths = blindfile.numbered_files(folder)
+    if not paths:
+        raise BadInput("no game files found", file=str(folder), hint=f"the game starts with {blindfile.file_name(0)}")
+    messages = [blindfile.read(read_text(p, what="game file"), str(p)) for p in paths]
+    genesis = messages[0]
+    ids = blindfile.body_field(genesis, "identities", dict)
+    identities = {side: Pub.from_line(ids.get(side, ""), source=genesis.source, field=f"identities.{side}") for side in SIDES}
+    blindfile.check(genesis, identities["JP"], "JP")
+    scenario = blindfile.body_field(genesis, "scenario", dict)
+    loaded = load_scenario(scenario.get("id", ""))
+    ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
+    if scenario != ref:
+        raise VerificationFailed("the genesis names a scenario that is not the one pbem ships under that id",
+                                 file=genesis.source, field="scenario", hint="both players need the same pbem scenarios")
+    game = blindfile.body_field(genesis, "game", str)
+    record = br.Record(game)
+    setup = blindfile.body_field(genesis, "setup", dict)
+    record.setup_root, record.setup_markers = setup["root"], list(setup["markers"])
+    held = BlindGame(folder, messages, identities, loaded, ref, record)
+    held.salt_commitments, record.jp_commitments = {}, {}
+    prev = None
+    for message in messages:
+        side = blindfile.writer_of(message.n)
+        body = blindfile.check(message, identities[side], side)
+        if body.get("game") != game or body.get("prev") != prev:
+            raise VerificationFailed(f"does not follow {Path(messages[message.n - 1].source).name if message.n else 'nothing'}"
+                                     f" (its game or its 'prev' digest), written by {side}", file=message.source, field="prev",
+                                     hint="two histories, or a file of another game: do not play on; show both files")
+        prev = message.digest
+        try:
+            _take(held, message, body, side)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise BadInput(f"a field of the message is malformed ({type(exc).__name__}: {exc})", file=message.source,
+                           hint=f"the file was made by another program or altered: ask the {side} player for it again") from None
+    secret_path = folder / blindfile.SECRET_NAME
+    if secret_path.exists():
+        message = blindfile.read(read_text(secret_path, what="secret file"), str(secret_path))
+        body = blindfile.check(message, identities["JP"], "JP")
+        if body.get("game") != game:
+            raise VerificationFailed("is the secret of another game", file=str(secret_path), field="game",
+                                     hint="ask the Japanese player for this game's secret")
+        held.secret = b64d(body.get("secret"), source=str(secret_path), field="secret")
+        try:
+            held.jp_orders = {int(k): v for k, v in dict(body.get("orders") or {}).items()}
+        except (TypeError, ValueError):
+            raise BadInput("the secret file's orders are malformed", file=str(secret_path), field="orders",
+                           hint="ask the Japanese player for the file again") from None
+        held.secret_published = True
+    return held
+
+
+def _take(held: BlindGame, message: blindfile.Message, body: dict, side: str) -> None:
+    record = held.record
+    commit = body.get("commit") if side == "JP" else None
+    if isinstance(commit, dict):
+        record.jp_commitments[int(commit["seq"])] = commit["orders"]
+        held.salt_commitments[int(commit["seq"])] = commit["salt"]
+    if side == "JP" and message.n > 0:
+        pub = _publication(blindfile.body_field(message, "publication", dict), message.source)
+        if pub.seq != len(record.publications) + 1:
+            raise VerificationFailed(f"publishes step {pub.seq} where step {len(record.publications) + 1} is due (JP)",
+                                     file=message.source, field="publication.seq", hint="do not play on; show the file to your opponent")
+        record.publications.append(pub)
+    if side == "US":
+        record.acks += list(blindfile.body_field(message, "acks", list))
+        step = len(record.publications) + 1
+        if isinstance(body.get("orders"), dict):
+            record.us_orders[step] = (body["orders"], b64d(body.get("salt"), source=message.source, field="salt"))
+        if body.get("seed"):
+            record.us_seeds[step] = b64d(body["seed"], source=message.source, field="seed")
+
+
+# ---------------------------------------------------------------------------------------------- the checks
+
+
+class _FileAmerican(br.American):
+    """The American player's checks run on the files by anyone: his acknowledgements are the signed ones in them."""
+
+    def __init__(self, held: BlindGame) -> None:
+        japanese = {u.id for u in held.loaded.scenario.units if u.side == "JP"}
+        super().__init__(None, held.game, held.record, b"", japanese)  # type: ignore[arg-type]
+        self.seeds = dict(held.record.us_seeds)
+        self.roots[-1] = (held.record.setup_root, held.record.setup_markers)
+
+    def acknowledge(self, seq: int, root: str, markers: list[str]) -> dict:
+        self.roots[seq] = (root, markers)
+        return {}
+
+
+def findings(held: BlindGame) -> list[br.Finding]:
+    """What each player checks at once on the files he received (and ``verify`` on the folder), naming the cheater."""
+    record = held.record
+    record.findings = []
+    american = _FileAmerican(held)
+    previous = None
+    for pub in record.publications:
+        seq = pub.seq
+        if previous is not None:
+            american.seed_commitments[seq] = previous.next_seed
+        before = american.roots[-1] if pub.side == "setup" else american.roots.get(seq - 1, ("", []))
+        if pub.side in ("JP", "setup"):
+            committed = held.salt_commitments.get(seq)
+            if committed is None or not dice.check_commitment(pub.salt, committed):
+                record.findings.append(br.Finding("JP", seq, br.AT_ONCE, "used a dice salt that is not the one he committed"))
+        try:
+            american.receive(pub, before)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            record.findings.append(br.Finding("JP", seq, br.AT_ONCE, f"published a view or record that cannot be read "
+                                                                     f"({type(exc).__name__}: {exc})"))
+            american.roots[seq] = (pub.root, [])
+        previous = pub
+    found = list(record.findings)
+    # the American player's side, which the Japanese player checks as each file arrives
+    committed = {}
+    for ack in record.acks:
+        try:
+            body = signing.verify(ack, held.identities["US"], br.ACK_CONTEXT, role="US")
+        except (BadInput, VerificationFailed) as exc:
+            found.append(br.Finding("US", -1, br.AT_ONCE, f"sent an acknowledgement that is not his: {exc}"))
+            continue
+        committed[body["seq"] + 1] = body["next_seed"]
+    for seq, seed in sorted(record.us_seeds.items()):
+        if not dice.check_commitment(seed, committed.get(seq, "")):
+            found.append(br.Finding("US", seq, br.AT_ONCE, "revealed a seed that is not the one his acknowledgement committed"))
+    shown = {pub.seq: pub.root for pub in record.publications} | {-1: record.setup_root}
+    found += [br.Finding(f.cheater, f.seq, br.AT_ONCE, f.what) for f in br.check_history(record, held.identities["US"], shown)]
+    if held.over and not held.secret_published and blindfile.writer_of(len(held.messages)) == "JP":
+        found.append(br.Finding("JP", len(record.publications), br.AT_END,
+                                "withheld his secret at the end of the game: no hidden move can be audited "
+                                "(a forfeit in a tournament; 'pbem blind publish-secret' publishes it)"))
+    return found
+
+
+def audit_findings(held: BlindGame) -> list[br.Finding]:
+    """The audit with full information from the published secret (a withheld one is itself the finding)."""
+    found = findings(held)
+    if found:
+        return found
+    if not held.secret_published:
+        return [br.Finding("JP", len(held.record.publications), br.AT_END,
+                           "has not published his secret: no hidden move can be audited yet (a forfeit in a tournament "
+                           "if he refuses)")]
+    found = br.audit(held.loaded, held.record, held.secret, held.jp_orders, held.ref)
+    if not found and not br.salts_match(held.secret, held.record):
+        found.append(br.Finding("JP", 0, br.AT_AUDIT, "published a secret that does not derive the salts he opened"))
+    return found
+
+
+# ---------------------------------------------------------------------------------------------- the players
+
+
+def _private(folder: Path, side: str) -> dict:
+    path = folder / private_name(side)
+    if not path.exists():
+        raise BadInput(f"your secret for this game is not in this folder ({path.name})", file=str(folder),
+                       hint="run the command in your own game folder, where 'pbem new' or your first 'pbem blind next' wrote it")
+    try:
+        doc = json.loads(read_text(path, what="private game file"))
+        b64d(doc["secret"], source=str(path), field="secret")
+        return doc
+    except (ValueError, KeyError, TypeError):
+        raise BadInput("your private game file is damaged", file=str(path),
+                       hint="restore it from your backup: without it you cannot play on or publish your secret") from None
+
+
+def _keep(folder: Path, side: str, doc: dict) -> None:
+    write_replacing(folder / private_name(side), json.dumps(doc, sort_keys=True), mode=0o600)
+
+
+def role_in(held: BlindGame, identity: PublicIdentity) -> str | None:
+    return next((s for s in SIDES if held.identities[s].same_keys(identity)), None)
+
+
+def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *, setup: dict | None,
+          choose_setup: Callable[[dict, LoadedScenario], dict] | None = None) -> tuple[str, dict]:
+    """The Japanese player's genesis (its text) and what he keeps: the root over his secret set-up, the commitment
+    to his set-up orders and to the salt of their dice."""
+    if not me.public.same_keys(jp):
+        raise BadInput("the Japanese player starts a game with hidden units and no referee: his genesis commits his "
+                       "secret set-up", hint="run 'pbem new … --no-referee --option hidden-units --key jp.key'")
+    if us.same_keys(jp):
+        raise BadInput("the US and JP identities are the same key", hint="each player needs a key of his own (pbem keygen)")
+    loaded = load_scenario(scenario)
+    ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
+    game, secret = new_game_id(), commitment.new_secret()
+    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=loaded.scenario.ruleset.model_dump(mode="json"),
+                        options=[HIDDEN_UNITS])
+    if step.state.hidden.deployed or step.state.to_act() != "JP":
+        raise BadInput(f"scenario {loaded.scenario.id} has no secret Japanese set-up to start from",
+                       hint="play hidden units without a referee on a scenario where the Japanese player sets up hidden")
+    orders = setup if setup is not None else (choose_setup or _greedy)(step.views["JP"], loaded)
+    parsed = orders_from(orders, "the Japanese set-up")
+    problems = check_deployment(loaded.board, step.state, parsed)
+    if problems:  # an honest player's set-up is checked before he commits to it; a dishonest one's at the audit
+        first = problems[0]
+        raise BadInput(f"the set-up breaks rule {first.rule}: {first.unit + ': ' if first.unit else ''}{first.message}"
+                       + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+                       hint="correct the deployment (docs/hidden-units.md, 'The sequence') and run pbem new again")
+    placed = apply_deployment(step.state, parsed)
+    tree = commitment.commit(secret, game=game, seq=-1, pieces=br.pieces(placed))
+    salt, nonce = br.orders_salt_nonce(secret, game=game, seq=1)
+    body = {"game": game, "n": 0, "from": "JP", "prev": None, "scenario": ref, "options": [HIDDEN_UNITS],
+            "identities": {"US": us.line(), "JP": jp.line()}, "setup": {"root": tree.root, "markers": tree.markers},
+            "commit": {"seq": 1, "orders": br.orders_commitment(nonce, orders), "salt": dice.commit(salt)}}
+    return blindfile.write(me, body), {"secret": b64e(secret), "orders": {"1": orders}}
+
+
+def _greedy(view: dict, loaded: LoadedScenario) -> dict:
+    from pbem.bot.play import bot_orders
+
+    return bot_orders(view, loaded, "greedy", 0)
+
+
+def write_next(folder: Path, identity: PrivateIdentity, choose: Callable[[dict, LoadedScenario], dict]) -> Path:
+    """Check every file received, then write this player's next file (``choose``: his orders from his view)."""
+    held = load(folder)
+    side = role_in(held, identity.public)
+    if side is None:
+        raise BadInput(f"--key is {identity.public.describe()}, neither player of this game", file=str(folder))
+    found = [f for f in findings(held) if f.when == br.AT_ONCE]
+    if found:
+        raise VerificationFailed(f"do not play on: {found[0]}", file=str(folder),
+                                 hint="'pbem verify' lists every finding; show them to your opponent")
+    writer = held.next_writer
+    if writer != side:
+        raise BadInput(f"the next file is not yours to write ({'the game is over' if writer is None else writer + ' writes it'})",
+                       file=str(folder), hint=f"'pbem status {folder} --key …' says what to do")
+    if held.over and side == "JP":
+        raise BadInput("the game is over: publish your secret", file=str(folder),
+                       hint=f"pbem blind publish-secret {folder} --key YOUR.key")
+    n = len(held.messages)
+    body = {"game": held.game, "n": n, "from": side, "prev": held.messages[-1].digest}
+    text = (_american(held, folder, identity, choose, body) if side == "US" else _japanese(held, folder, identity, choose, body))
+    return write_new(folder / blindfile.file_name(n), text)
+
+
+def _american(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, body: dict) -> str:
+    path = folder / private_name("US")
+    if not path.exists():
+        _keep(folder, "US", {"secret": b64e(commitment.new_secret())})
+    secret = b64d(_private(folder, "US")["secret"])
+    american = br.American(identity, held.game, br.Record(held.game), secret, set())
+    pub, game = held.last_pub, held.game
+    if pub is None:  # the genesis: the empty root before the set-up (his seed for it), then the set-up root
+        acks = [american.acknowledge(EMPTY_ROOT_SEQ, commitment.commit(secret, game=game, seq=0, pieces={}).root, []),
+                american.acknowledge(-1, held.record.setup_root, held.record.setup_markers)]
+        step = 1
+    else:
+        acks = [american.acknowledge(pub.seq, pub.root, br.markers_of(pub.view))]
+        step = pub.seq + 1
+    body["acks"] = acks
+    if held.over:
+        return blindfile.write(identity, body)
+    if held.awaiting == "US":
+        body["orders"] = choose(pub.view, held.loaded)
+        if body["orders"] is None:
+            raise BadInput(f"this file carries your orders for step {step}: give them with --orders FILE (or --bot POLICY)",
+                           file=str(folder), hint=f"your view: pbem blind view {folder} (the orders format: pbem schema write, or --bot POLICY)")
+        orders_from(body["orders"], "your orders")  # malformed orders are refused here, not sent to stall the game
+        body["salt"] = b64e(br.derived(secret, "us-salt", game=game, seq=step))
+    else:  # his seed for the Japanese step, whose orders and salt are committed already
+        body["seed"] = b64e(american.seeds[step])
+    return blindfile.write(identity, body)
+
+
+def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, body: dict) -> str:
+    private = _private(folder, "JP")
+    secret = b64d(private["secret"])
+    orders_kept = {int(k): v for k, v in private["orders"].items()}
+    replayed, step = br.replay(held.loaded, held.record, secret, orders_kept, held.ref)
+    if replayed or step is None:
+        raise VerificationFailed(f"your own record does not replay: {replayed[0] if replayed else 'no step'}", file=str(folder),
+                                 hint="your private file or a file in the folder was altered")
+    game, loaded, seq = held.game, held.loaded, len(held.record.publications) + 1
+    jp = br.Japanese(loaded, game, secret, lambda v: choose(v, loaded), held.ref)
+    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    side = step.state.to_act()
+    setup = not step.state.hidden.deployed
+    before_state = step.state
+    due = held.record.us_seeds if side == "JP" else held.record.us_orders
+    if seq not in due:
+        raise VerificationFailed(f"{Path(held.messages[-1].source).name} does not carry the American "
+                                 f"{'seed' if side == 'JP' else 'orders'} step {seq} needs ({side} acts next)",
+                                 file=held.messages[-1].source, hint="ask the US player to write the file again with pbem blind next")
+    if side == "JP":
+        orders = orders_kept[seq]
+        salt, _ = br.orders_salt_nonce(secret, game=game, seq=seq)
+        stream, revealed = dice.DiceStream(held.record.us_seeds[seq], salt), None
+        if setup:
+            before_state = apply_deployment(step.state, orders_from(orders, "the Japanese set-up"))
+    else:
+        orders, salt = held.record.us_orders[seq]
+        revealed = jp.seed_for(seq)
+        stream = dice.DiceStream(revealed, salt)
+    jp.tree(-1, before_state) if setup else jp.tree(seq - 1, step.state)  # the root before the step, re-derived
+    after, pub = br.adjudicate(jp, seq, step, orders, stream, side=side, setup=setup, before=before_state,
+                               revealed=revealed, salt=salt, ruleset=ruleset)
+    body["publication"] = _publication_json(pub)
+    if not after.over and after.state.to_act() == "JP":  # his next orders, fixed before the American seed is revealed
+        mine = choose(after.views["JP"], loaded)
+        if mine is None:  # he sees the position only now: show it, write nothing (the step replays the same next time)
+            seen = write_replacing(folder / f"blind-view-JP-{seq:04d}.json", json.dumps(after.views["JP"], sort_keys=True),
+                                   mode=0o600)
+            raise BadInput(f"you move next: this file commits your orders for step {seq + 1}; your view after step {seq} "
+                           f"is in {seen.name}", file=str(folder),
+                           hint=f"write your orders from it, then run 'pbem blind next {folder} --key YOUR.key --orders FILE' "
+                                "(or --bot POLICY)")
+        next_salt, nonce = br.orders_salt_nonce(secret, game=game, seq=seq + 1)
+        body["commit"] = {"seq": seq + 1, "orders": br.orders_commitment(nonce, mine), "salt": dice.commit(next_salt)}
+        orders_kept[seq + 1] = mine
+        _keep(folder, "JP", {"secret": private["secret"], "orders": {str(k): v for k, v in orders_kept.items()}})
+    return blindfile.write(identity, body)
+
+
+def publish_secret(folder: Path, identity: PrivateIdentity) -> Path:
+    """The Japanese player's secret and every orders of his, signed: the audit replays the whole game with them."""
+    held = load(folder)
+    if role_in(held, identity.public) != "JP":
+        raise BadInput("only the Japanese player publishes the game's secret", file=str(folder))
+    if not held.over:  # it opens every marker: published during the game, it would end the hidden units
+        raise BadInput("the game is not over: the secret opens every marker, so it is published only at the end",
+                       file=str(folder), hint=f"pbem status {folder} --key YOUR.key says what to do now")
+    private = _private(folder, "JP")
+    body = {"game": held.game, "n": blindfile.SECRET_N, "from": "JP", "prev": held.messages[-1].digest,
+            "secret": private["secret"], "orders": private["orders"]}
+    return write_new(folder / blindfile.SECRET_NAME, blindfile.write(identity, body))
+
+
+def latest_view(folder: Path) -> dict:
+    """The American view of the latest publication (the set-up's first)."""
+    held = load(folder)
+    if held.last_pub is None:
+        raise BadInput("nothing is published yet: the Japanese set-up is committed, not yet played", file=str(folder))
+    return held.last_pub.view
+
+
+def read_orders(path: Path) -> dict:
+    from pbem.jsonfile import read_json
+
+    doc = read_json(path)
+    if not isinstance(doc, dict):
+        raise BadInput("orders must be a JSON object", file=str(path), hint="the orders format: pbem schema write; your view: pbem blind view GAMEDIR")
+    return doc
+
+
+__all__ = ["BlindGame", "audit_findings", "findings", "latest_view", "load", "publish_secret", "start", "write_next"]

@@ -1,0 +1,178 @@
+"""Hidden units with no referee: the Japanese player adjudicates, commits what stands under every marker, opens
+what 19B exposes, and publishes his secret at the end (docs/PROTOCOL.md, "Hidden units with no referee").
+
+Its files are not turn files but one signed message each (:mod:`pbem.protocol.blindfile`), played by
+:mod:`pbem.game.blind_files`; the seam's questions about turn files have no turn file to ask in this mode, and
+say so.  ``pbem new``, ``status``, ``verify``, ``audit`` and ``demo`` find such a game by its genesis file and ask
+this mode.  What plays it (the engine, the scenario) is imported only when it is used: every command imports the
+modes, and the light ones (``view``, ``verify``) must not load the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.errors import BadInput
+from pbem.game.modes.base import GameMode
+from pbem.protocol import blindfile
+from pbem.protocol.modes import FILE_MODES
+
+NAME = blindfile.MODE
+_NO_TURN_FILES = "a game with hidden units and no referee has no turn files: its messages are blind-NNNN-SIDE.pbem"
+
+
+@dataclass(frozen=True)
+class BlindStart:
+    """What ``pbem new`` writes for this mode: the genesis message and the Japanese player's private file."""
+
+    text: str
+    private: dict
+    mode: str = NAME
+    file_name: str = blindfile.file_name(0)
+    private_name: str = "blind-private-JP.json"  # blind_files.private_name("JP"), which loads the engine: not at import
+    bot_setup: bool = False
+    public: dict = field(default_factory=dict)
+
+
+class BlindMode(GameMode):
+    name = NAME
+    files = FILE_MODES[NAME]
+    audit_needs_reveal = False
+    verifies_before_adjudicating = True
+
+    def secrets(self, turn):
+        return {"per-game secret (every marker salt, his orders' nonces and dice salts)": "JP",
+                "seeds of the Japanese steps": "US", "seeds of the American player-turns": "JP"}
+
+    def parties(self, genesis):
+        return "US and JP, no referee, hidden units"
+
+    def referee(self, genesis):
+        return None
+
+    def seed_holder(self, turn):
+        return "JP"  # he adjudicates every step; whose seed rolls it is blind_run's rule
+
+    def _refuse(self, what: str):
+        raise BadInput(f"{what}: {_NO_TURN_FILES}", hint="'pbem status GAMEDIR --key YOUR.key' says what to run")
+
+    def held(self, turn, adjudicator):
+        self._refuse("nothing to adjudicate from a turn file")
+
+    def adjudicate_nmr(self, turn, adjudicator, side):
+        raise BadInput("a game without a referee has no NMR: only a referee plays the bot's orders for an absent player",
+                       hint="wait for your opponent's file")
+
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
+        if edition not in (None, "dg-2009") or ground_support is not None:
+            raise BadInput("a game with hidden units and no referee plays the scenario as shipped (no --edition, no --gsp yet)")
+        from pbem.game import blind_files
+
+        text, private = blind_files.start(scenario, me, us, jp, setup=setup)
+        return BlindStart(text, private, bot_setup=setup is None)
+
+    def following(self, turn, adjudicator, step, body, dice, superseded, *, loaded, hidden):
+        self._refuse("no turn file follows")
+
+    def side_view(self, turn, side, identity):
+        self._refuse("no sealed view")
+
+    def faulty_view_hint(self, turn):
+        return "'pbem verify GAMEDIR' names what is wrong and who wrote it"
+
+    def verify(self, check, folders, replay_with, receipts_required):
+        self._refuse("verify the game folder")
+
+    def audit_from_files(self, turns):
+        return None
+
+    def audit_summary(self, replayed):
+        return (f"audited {replayed} step(s) with full information from the Japanese player's published secret: every "
+                "commitment, opening, hidden move, view and roll is what the replay gives")
+
+    def nothing_to_reveal(self, game, what):
+        return BadInput(f"a game with hidden units and no referee has nothing sealed {what}",
+                        file=str(game), hint=f"the Japanese player publishes his secret: pbem blind publish-secret {game} --key jp.key")
+
+    def sender(self, turn):
+        return "your opponent"
+
+    def do_not_play_on(self):
+        return "do not play on: show your opponent what pbem verify lists (it names the cheater and the step)"
+
+    def advise(self, status, folder, turn_path, orders_file, received, key_hint):
+        self._refuse("no turn file to advise on")
+
+    def advise_over(self, status, folder, key_hint):
+        self._refuse("no turn file to advise on")
+
+    def announce_genesis(self, genesis, target):
+        whose = "the greedy bot's set-up (give --setup FILE for your own)" if genesis.bot_setup else "your secret set-up"
+        return [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
+                "in the file), your per-game secret is in "
+                f"{target.parent / genesis.private_name} (keep it, never send it)",
+                f"send {target.name} to the US player; he answers with blind-0001-US.pbem (pbem blind next)"]
+
+    def announce_turn(self, done, target):
+        self._refuse("no turn file to announce")
+
+    # ------------------------------------------------------------ the folder, as status advises it
+
+    def advice(self, folder: Path, role: str | None, key_hint: str) -> tuple[list[str], list, bool]:
+        """``status``'s lines for a folder of this mode, its findings, and whether it verifies."""
+        from pbem.game import blind_files
+        from pbem.game.blind_run import AT_ONCE
+
+        held = blind_files.load(folder)
+        found = blind_files.findings(held)
+        pubs = held.record.publications
+        lines = [f"game {held.game}: {held.loaded.scenario.id}, hidden units, no referee; {len(held.messages)} file(s), "
+                 f"{len(pubs)} step(s) played" + (", game over" if held.over else "")]
+        if pubs:
+            last = pubs[-1].view
+            turn = last.get("state", {}).get("position", {}).get("turn", "?")
+            lines.append(f"latest: step {pubs[-1].seq} ({pubs[-1].side}), Game-Turn {turn}")
+            victory = last.get("victory")
+            if held.over and isinstance(victory, dict) and victory.get("level"):
+                lines.append(f"result: {victory['level']}")
+        for f in found:
+            lines.append(f"FINDING: {f}")
+        if [f for f in found if f.when == AT_ONCE]:
+            lines.append("next: " + self.do_not_play_on())
+            return lines, found, False
+        nxt = held.next_writer
+        n = len(held.messages)
+        name = blindfile.file_name(n)
+        other = "US" if role == "JP" else "JP"
+        if nxt is None:
+            lines.append(f"next: the game is over and the secret published: pbem audit {folder}")
+        elif role is None:
+            lines.append(f"next: {nxt} writes {name}; give --key to be told what you should do")
+        elif held.over and nxt == "JP":
+            if role == "JP":
+                lines.append(f"next: publish your secret so that the game can be audited: pbem blind publish-secret {folder} "
+                             f"--key {key_hint}; send {blindfile.SECRET_NAME} to the US player")
+            else:
+                lines.append(f"next: wait for {blindfile.SECRET_NAME} from the JP player; until it comes, verify lists the "
+                             "withheld secret as a finding (a forfeit in a tournament)")
+        elif nxt == role:
+            us_orders = role == "US" and held.awaiting == "US" and not held.over
+            orders = " --orders ORDERS.json" if us_orders else ""
+            what = {"US": "your acknowledgement of the root just published, with " + (
+                "your orders" if us_orders else "your seed for the Japanese step" if not held.over
+                else "nothing else (the game is over)"),
+                    "JP": "the publication of the next step (you adjudicate it)"}[role]
+            lines.append(f"next: write {name}, {what}: pbem blind next {folder} --key {key_hint}{orders}; "
+                         f"then send {name} to the {other} player")
+            if us_orders:
+                lines.append(f"your view: pbem blind view {folder} (or give --bot POLICY instead of --orders)")
+            if role == "JP":
+                lines.append("if you move next, the command first writes your view after the step (blind-view-JP-NNNN.json) "
+                             "and asks for your orders: run it again with --orders FILE (or --bot POLICY)")
+        else:
+            lines.append(f"next: wait for {name} from the {other} player and put it in {folder}")
+        return lines, found, not found
+
+
+MODE = BlindMode()
