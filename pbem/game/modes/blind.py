@@ -81,7 +81,7 @@ class BlindMode(GameMode):
     def faulty_view_hint(self, turn):
         return "'pbem verify GAMEDIR' names what is wrong and who wrote it"
 
-    def verify(self, check, folders, replay_with, receipts_required):
+    def verify(self, check, folders, replay_with, receipts_required, remember=None):
         self._refuse("verify the game folder")
 
     def audit_from_files(self, turns):
