@@ -37,6 +37,14 @@ def run(*args, cwd: Path | None = None) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def pbem(*args, code: int = 0, cwd: Path | None = None) -> str:
+    """``pbem ARGS`` expected to exit with ``code`` and never with a traceback: its stdout and stderr together."""
+    status, out, err = run(*args, cwd=cwd)
+    assert "Traceback" not in err, err
+    assert status == code, f"pbem {' '.join(map(str, args))} -> {status}\n{out}\n{err}"
+    return out + err
+
+
 def write_parties(base: Path) -> dict:
     """Three unprotected identities, ``ref``, ``us`` and ``jp``, written as ``base/NAME.key`` and ``base/NAME.pub``."""
     from pbem.protocol.keys import generate, write_private, write_public

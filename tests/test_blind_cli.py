@@ -18,16 +18,9 @@ import shlex
 import shutil
 from pathlib import Path
 
-from tests.games import run
+from tests.games import pbem, run
 
 SCENARIO = "test-skirmish"  # the smallest scenario with a hidden Japanese set-up
-
-
-def pbem(*args, code: int = 0) -> str:
-    status, out, err = run(*args)
-    assert "Traceback" not in err, err
-    assert status == code, f"pbem {' '.join(map(str, args))} -> {status}\n{out}\n{err}"
-    return out + err
 
 
 class Player:

@@ -12,13 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from tests.games import run
-
-
-def pbem(*args, code: int = 0, cwd=None) -> str:
-    status_, out, err = run(*args, cwd=cwd)
-    assert status_ == code, f"{args} -> {status_}: {out}{err}"
-    return out + err
+from tests.games import pbem, run
 
 
 def status(folder, key=None) -> dict:

@@ -17,20 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.games import run
+from tests.games import pbem, run
 
 SIDES = ("US", "JP")
 
 
 def other(side: str) -> str:
     return "JP" if side == "US" else "US"
-
-
-def pbem(*args, code: int = 0) -> str:
-    status, out, err = run(*args)
-    assert "Traceback" not in err, err
-    assert status == code, f"pbem {' '.join(map(str, args))} -> {status}\n{out}\n{err}"
-    return out + err
 
 
 class Player:
