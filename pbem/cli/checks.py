@@ -229,7 +229,7 @@ def dice(
     from pbem.protocol.blindfile import is_blind_path
 
     if is_blind_path(game):  # no referee, hidden units: the rolls of the published steps (issue 24)
-        from pbem.cli.blind import dice_game
+        from pbem.cli.blind_reading import dice_game
 
         dice_game(game, as_json)
         return

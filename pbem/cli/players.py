@@ -55,7 +55,7 @@ def view(
     from pbem.protocol.blindfile import is_blind_path
 
     if is_blind_path(turn):  # no referee, hidden units: the blind mode's own view (issue 24)
-        from pbem.cli.blind import view_game
+        from pbem.cli.blind_reading import view_game
 
         view_game(turn, key, passphrase_env, as_json)
         return

@@ -47,7 +47,7 @@ def show(
     from pbem.protocol.blindfile import is_blind_path
 
     if is_blind_path(turn):  # no referee, hidden units: the blind mode's own view (issue 24), drawn the same way
-        from pbem.cli.blind import side_view
+        from pbem.cli.blind_reading import side_view
 
         blind = side_view(turn, key, passphrase_env)
         seen, loaded = blind.view, blind.held.loaded
