@@ -72,6 +72,10 @@ BLIND_COMMANDS = {
     "blind next": (["blind", "next", "{OUT}/US", "--key", "us.key"], "US", ["blind-0019-US.pbem", "blind-secret-JP.pbem"], READS_INPUT),
     "blind view": (["blind", "view", "{OUT}/US"], "US", [], READS_INPUT),
     "blind publish-secret": (["blind", "publish-secret", "{OUT}/JP", "--key", "jp.key"], "JP", ["blind-secret-JP.pbem"], READS_INPUT),
+    # view, show and dice on such a folder (issue 24): they load it (the scenario through the models), as blind view does
+    "view (no referee)": (["view", "{OUT}/US/blind-0010-JP.pbem", "--key", "us.key"], "US", [], READS_INPUT),
+    "show (no referee)": (["show", "{OUT}/JP", "--key", "jp.key", "--svg", "{OUT}/map.svg"], "JP", [], READS_INPUT),
+    "dice (no referee)": (["dice", "{OUT}/US"], "US", [], READS_INPUT),
 }
 
 #: Commands that serve, in one warm process, until they are stopped (``pbem play``, the judge's ``run``) or that act

@@ -226,6 +226,13 @@ def dice(
         _event("dice", games, None, html, as_json, jobs)
         return
     game = games[0]
+    from pbem.protocol.blindfile import is_blind_path
+
+    if is_blind_path(game):  # no referee, hidden units: the rolls of the published steps (issue 24)
+        from pbem.cli.blind_reading import dice_game
+
+        dice_game(game, as_json)
+        return
     from pbem.game.dice_report import FACES, summarise
     from pbem.game.folder import check_turn_sources
     from pbem.protocol.chain import verify_chain

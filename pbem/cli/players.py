@@ -46,12 +46,19 @@ def keygen(
 
 @app.command()
 def view(
-    turn: Annotated[Path, typer.Argument(help="A turn file of your game.")],
+    turn: Annotated[Path, typer.Argument(help="A turn file of your game (without a referee: a blind-NNNN-SIDE.pbem file or the game folder).")],
     key: KeyOption,
     passphrase_env: PassphraseEnv = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the view as JSON.")] = False,
 ) -> None:
     """Open your side's view of a turn file: the position, what happened last, and what the scenario holds in store."""
+    from pbem.protocol.blindfile import is_blind_path
+
+    if is_blind_path(turn):  # no referee, hidden units: the blind mode's own view (issue 24)
+        from pbem.cli.blind_reading import view_game
+
+        view_game(turn, key, passphrase_env, as_json)
+        return
     from pbem.game.folder import load_turn
     from pbem.game.narrate import narrate
     from pbem.game.player import view_for

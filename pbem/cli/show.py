@@ -25,7 +25,7 @@ def _write(path: Path, text: str) -> None:
 
 @app.command()
 def show(
-    turn: Annotated[Path, typer.Argument(help="A turn file of your game.")],
+    turn: Annotated[Path, typer.Argument(help="A turn file of your game (without a referee: a blind-NNNN-SIDE.pbem file or the game folder).")],
     key: KeyOption,
     passphrase_env: PassphraseEnv = None,
     around: Annotated[Optional[str], typer.Option("--around", metavar="HEX", help="Show only the hexes near this one.")] = None,
@@ -44,9 +44,17 @@ def show(
     from pbem.passphrase import open_key
     from pbem.render.scene import build_scene
 
-    turn_file = load_turn(turn)
-    _, seen = view_for(turn_file, open_key(key, passphrase_env))
-    loaded = scenario_of(turn_file)
+    from pbem.protocol.blindfile import is_blind_path
+
+    if is_blind_path(turn):  # no referee, hidden units: the blind mode's own view (issue 24), drawn the same way
+        from pbem.cli.blind_reading import side_view
+
+        blind = side_view(turn, key, passphrase_env)
+        seen, loaded = blind.view, blind.held.loaded
+    else:
+        turn_file = load_turn(turn)
+        _, seen = view_for(turn_file, open_key(key, passphrase_env))
+        loaded = scenario_of(turn_file)
     board = loaded.board
     # an objective's fields are plain values: its model_dump(exclude_none=True) without building a serializer (issue 26)
     objectives = [{name: value for name, value in o if value is not None} for o in loaded.scenario.objectives]

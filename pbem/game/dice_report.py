@@ -39,11 +39,15 @@ class DiceSummary:
 
 
 def summarise(turns: list[TurnFile]) -> DiceSummary:
-    rolls = [
+    return summarise_rolls([
         {"seq": t.seq, "n": r["n"], "purpose": r["purpose"], "value": r["value"]}
         for t in sorted(turns, key=lambda t: t.seq)
         for r in t.dice.rolls
-    ]
+    ])
+
+
+def summarise_rolls(rolls: list[dict]) -> DiceSummary:
+    """The distribution and the test of ``rolls`` (each with its ``value``), in the order given."""
     counts = Counter(r["value"] for r in rolls)
     counts = {f: counts.get(f, 0) for f in FACES}
     if not rolls:

@@ -37,7 +37,7 @@ FORMAT = "pbem-blind-1"
 MODE = "hidden-no-referee"
 SECRET_NAME = "blind-secret-JP.pbem"
 SECRET_N = -1  # the number the secret's file carries: it follows no particular file
-_NAME = re.compile(r"blind-(\d{4})-(US|JP)\.pbem")
+NUMBERED = _NAME = re.compile(r"blind-(\d{4})-(US|JP)\.pbem")
 
 
 def writer_of(n: int) -> str:
@@ -52,6 +52,13 @@ def file_name(n: int) -> str:
 def is_blind_folder(folder: Path) -> bool:
     """A folder holding such a game: its genesis file is there."""
     return folder.is_dir() and (folder / file_name(0)).exists()
+
+
+def is_blind_path(path: Path) -> bool:
+    """A blind game's folder, one of its message files or its published secret: what view, show and dice are given."""
+    if path.is_dir():  # its genesis, or any of its numbered files (load names the one missing)
+        return is_blind_folder(path) or any(_NAME.fullmatch(p.name) for p in path.iterdir())
+    return bool(_NAME.fullmatch(path.name)) or path.name == SECRET_NAME
 
 
 def numbered_files(folder: Path) -> list[Path]:
