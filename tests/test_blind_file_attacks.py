@@ -1,0 +1,217 @@
+"""Issue 24's cheats played through the real files of a game with hidden units and no referee.
+
+Each cheat is played as the attacker would play it: the Japanese player runs a
+modified pbem for his own commands (his commitments built by a patched
+``commitment.commit``) or rewrites a file he sent and signs it again with his
+own key; the American player runs the real pbem.  Each is caught, naming the
+Japanese player and the moment: at once (``pbem blind next``/``verify``/
+``status``) or at the ``audit`` after ``publish-secret``, with exit status 1.
+
+The games are made reproducible (fixed game id and per-game secrets), so an
+honest game played first says which step and which marker a cheat aims at.
+The helpers are tests/test_blind_cli.py's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from pbem.protocol import blindfile
+from pbem.protocol import commitment as c
+from tests.test_blind_cli import _resign, pbem, play_to_the_end, step
+from tests.test_blind_cli import begin as _begin
+
+GAME = "b1" * 16
+
+
+@pytest.fixture(autouse=True)
+def reproducible(monkeypatch):
+    """The same game id and per-game secrets every game: an honest game and its cheat play the same moves and dice."""
+    monkeypatch.setattr("pbem.game.blind_files.new_game_id", lambda: GAME)
+    monkeypatch.setattr(c, "new_secret", lambda: bytes([next(SECRETS[0]) % 256]) * c.SECRET_LENGTH)
+
+
+SECRETS = [itertools.count()]  # the Japanese player's secret first (pbem new), then the American player's
+
+
+def begin(base: Path) -> dict:
+    base.mkdir(parents=True, exist_ok=True)
+    SECRETS[0] = itertools.count(1)
+    return _begin(base)
+
+
+def bodies(folder: Path) -> list[dict]:
+    return [blindfile.read(p.read_text(), p.name).body for p in blindfile.numbered_files(folder)]
+
+
+def publications(folder: Path) -> dict[int, dict]:
+    return {b["publication"]["seq"]: b["publication"] for b in bodies(folder) if b["from"] == "JP" and b["n"] > 0}
+
+
+def honest(base: Path) -> dict[int, dict]:
+    players = begin(base)
+    play_to_the_end(players)
+    return publications(players["US"].game)
+
+
+@contextlib.contextmanager
+def cheating_commitments(monkeypatch, change):
+    """The Japanese player's modified pbem: every root he builds goes through ``change(seq, pieces)``."""
+    real = c.commit
+
+    def commit(secret, *, game, seq, pieces):
+        return real(secret, game=game, seq=seq, pieces=change(seq, {k: dict(v) for k, v in pieces.items()}))
+
+    with monkeypatch.context() as m:
+        m.setattr(c, "commit", commit)
+        yield
+
+
+def play_with_cheater(base: Path, monkeypatch, change) -> dict:
+    """A whole game in which the Japanese player's commands build cheated roots (the American player's build only
+    the empty root, which ``change`` leaves alone; his checks build none), then the secret published."""
+    with cheating_commitments(monkeypatch, change):
+        players = begin(base)
+        play_to_the_end(players)
+        publish_secret(players)
+    return players
+
+
+def publish_secret(players) -> None:
+    jp, us = players["JP"], players["US"]
+    command = re.search(r"(pbem blind publish-secret [^;]+);", jp.status(code=1)).group(1)
+    pbem(*shlex.split(command)[1:])
+    jp.mail(blindfile.SECRET_NAME, us)
+
+
+def against(pub: dict) -> int:
+    """The step whose root a publication's 'before' openings are checked against (-1: the set-up's)."""
+    return -1 if pub["side"] == "setup" else pub["seq"] - 1
+
+
+def verdict(folder: Path, *command: str) -> tuple[str, list[dict]]:
+    """``pbem verify --json``'s findings for the folder (exit 1), and what ``command`` says (exit 1)."""
+    said = pbem(*command, folder, code=1) if command else ""
+    found = json.loads(pbem("verify", folder, "--json", code=1))["findings"]
+    return said, found
+
+
+# -- (4) a dummy that turns out to be a real unit when opened, or the reverse: at once ---------------------------
+
+@pytest.mark.parametrize("opened_as", ["real", "dummy"])
+def test_a_marker_committed_as_the_other_kind_is_caught_at_once_when_opened(tmp_path, monkeypatch, opened_as):
+    pubs = honest(tmp_path / "honest")
+    seq, opening = next((s, o) for s, p in sorted(pubs.items()) for o in p["before"]
+                        if (o["piece"] == c.DUMMY) == (opened_as == "dummy"))
+    tree = against(pubs[seq])
+    fake = {"id": "jp-fake", "kind": "infantry", "attack": 2, "defense": 3, "move": 4}
+
+    def relabel(s, pieces):  # the root he opens it against says the other kind
+        if s == tree:
+            pieces[opening["marker"]] = fake if pieces[opening["marker"]] == c.DUMMY else dict(c.DUMMY)
+        return pieces
+
+    with cheating_commitments(monkeypatch, relabel):
+        players = begin(tmp_path / "cheat")
+        while True:
+            name = step(players)
+            assert name is not None, "the game ended before the cheat was opened"
+            if name == blindfile.file_name(2 * seq):
+                break
+    us = players["US"]
+    said = pbem("blind", "next", us.game, "--key", us.key, code=1)
+    assert "do not play on" in said and f"step {seq}: JP" in said and "caught at once" in said
+    words = ("a real unit stood under a marker opened as a dummy" if opened_as == "real"
+             else "a dummy was committed as a real unit")
+    _, found = verdict(us.game)
+    assert found and found[0]["cheater"] == "JP" and found[0]["when"] == "at once" and found[0]["seq"] == seq, found
+    assert any(words in f["problem"] for f in found), found
+    assert "do not play on" in us.status(code=1)
+
+
+# -- (2) a commitment changed between turns otherwise than the moves: at the audit -------------------------------
+
+def test_two_hidden_identities_swapped_in_a_root_are_caught_at_the_audit_naming_the_step(tmp_path, monkeypatch):
+    monkeypatch.setattr("tests.test_blind_cli.SCENARIO", "leyte-assault")  # test-skirmish exposes nearly every unit
+    pubs = honest(tmp_path / "honest")
+    # two hidden units no opening against that root shows: nothing the American player sees can show the swap
+    quiet = {s for s in pubs if s > 1 and pubs[s]["side"] != "setup"}
+    swapped = {}
+
+    def swap(s, pieces):  # at the first such step holding two different hidden units (the same pair every time)
+        if s in quiet and (not swapped or swapped["seq"] == s):
+            opened = {o["marker"] for o in pubs[s]["after"] + (pubs[s + 1]["before"] if s + 1 in pubs else [])}
+            real = sorted(h for h, p in pieces.items() if p != c.DUMMY and h not in opened)
+            pair = next(((a, b) for a, b in itertools.combinations(real, 2) if pieces[a] != pieces[b]), None)
+            if pair:
+                a, b = pair
+                pieces[a], pieces[b] = pieces[b], pieces[a]
+                swapped.update(seq=s, pair=pair)
+        return pieces
+
+    players = play_with_cheater(tmp_path / "cheat", monkeypatch, swap)
+    us = players["US"]
+    assert swapped, "no step to play the cheat on"
+    seq = swapped["seq"]
+    said = pbem("verify", us.game)  # nothing the American player holds shows it before the secret...
+    assert "verified" in said
+    said = pbem("audit", us.game, code=1)  # ...the audit with the published secret does, naming the step
+    assert "AUDIT FAILED" in said and f"step {seq}: JP" in said and "the commitment changed otherwise than the moves" in said
+    assert "caught at the audit" in said
+
+
+# -- (1) two histories: two signed files for the same step -------------------------------------------------------
+
+def _jp_file_acknowledged(players, at_least: int) -> str:
+    """Play until the American player has acknowledged a Japanese publication of step ``at_least`` or later."""
+    while True:
+        name = step(players)
+        assert name is not None
+        n = int(name[6:10])
+        if name.endswith("-US.pbem") and n >= 2 * at_least + 1:
+            return blindfile.file_name(n - 1)
+
+
+def test_two_histories_a_second_signed_file_for_an_acknowledged_step_is_refused_naming_the_japanese_player(tmp_path):
+    players = begin(tmp_path)
+    jp, us = players["JP"], players["US"]
+    name = _jp_file_acknowledged(players, 2)
+    first = (us.game / name).read_text()
+
+    def other(body):  # the same step told otherwise: another root
+        body["publication"]["root"] = "sha256:" + "0" * 64
+
+    _resign(jp.game / name, jp.key, other)  # he rewrites his own copy and sends it as a "correction"
+    jp.mail(name, us)
+    assert (us.game / name).read_text() != first
+    answered = blindfile.file_name(int(name[6:10]) + 1)
+    for command in (("blind", "next", us.game, "--key", us.key), ("verify", us.game), ("status", us.game, "--key", us.key)):
+        said = pbem(*command, code=1)  # at once: he cannot play on, and the cheater is named
+        assert f"{answered}: prev: does not follow {name}" in said, said
+        assert f"US answered another {name} than the one here, which JP signed too" in said, said
+        assert "JP sent two different files for one place in the game (two histories)" in said, said
+
+
+# -- (5) a rewritten earlier file: the chain is broken --------------------------------------------------------
+
+def test_a_rewritten_earlier_file_breaks_the_chain_and_is_refused_naming_it(tmp_path):
+    players = begin(tmp_path)
+    jp, us = players["JP"], players["US"]
+    play_to_the_end(players, until=8)
+    name = blindfile.file_name(2)  # the set-up's publication, long acknowledged and played on
+
+    def rewrite(body):
+        body["publication"]["public"] = {**body["publication"]["public"], "note": "rewritten"}
+
+    _resign(us.game / name, jp.key, rewrite)
+    for command in (("verify", us.game), ("blind", "next", us.game, "--key", us.key), ("audit", us.game)):
+        said = pbem(*command, code=1)
+        assert f"{blindfile.file_name(3)}: prev: does not follow {name}" in said, said
+        assert "JP sent two different files for one place in the game (two histories) or rewrote it" in said, said
