@@ -25,6 +25,7 @@ import pytest
 
 from pbem.protocol import blindfile
 from pbem.protocol import commitment as c
+from pbem.protocol.canonical import canonical_bytes
 from tests.test_blind_cli import _resign, pbem, play_to_the_end, step
 from tests.test_blind_cli import begin as _begin
 
@@ -96,11 +97,9 @@ def against(pub: dict) -> int:
     return -1 if pub["side"] == "setup" else pub["seq"] - 1
 
 
-def verdict(folder: Path, *command: str) -> tuple[str, list[dict]]:
-    """``pbem verify --json``'s findings for the folder (exit 1), and what ``command`` says (exit 1)."""
-    said = pbem(*command, folder, code=1) if command else ""
-    found = json.loads(pbem("verify", folder, "--json", code=1))["findings"]
-    return said, found
+def verdict(folder: Path) -> list[dict]:
+    """``pbem verify --json``'s findings for the folder (exit 1)."""
+    return json.loads(pbem("verify", folder, "--json", code=1))["findings"]
 
 
 # -- (4) a dummy that turns out to be a real unit when opened, or the reverse: at once ---------------------------
@@ -130,7 +129,7 @@ def test_a_marker_committed_as_the_other_kind_is_caught_at_once_when_opened(tmp_
     assert "do not play on" in said and f"step {seq}: JP" in said and "caught at once" in said
     words = ("a real unit stood under a marker opened as a dummy" if opened_as == "real"
              else "a dummy was committed as a real unit")
-    _, found = verdict(us.game)
+    found = verdict(us.game)
     assert found and found[0]["cheater"] == "JP" and found[0]["when"] == "at once" and found[0]["seq"] == seq, found
     assert any(words in f["problem"] for f in found), found
     assert "do not play on" in us.status(code=1)
@@ -215,3 +214,68 @@ def test_a_rewritten_earlier_file_breaks_the_chain_and_is_refused_naming_it(tmp_
         said = pbem(*command, code=1)
         assert f"{blindfile.file_name(3)}: prev: does not follow {name}" in said, said
         assert "JP sent two different files for one place in the game (two histories) or rewrote it" in said, said
+
+
+# -- (3) a hidden unit moved beyond its allowance or through a zone of control: at the audit ---------------------
+
+@contextlib.contextmanager
+def illegal_mover(monkeypatch, rule: str):
+    """The Japanese player's modified pbem: his bot's orders, with one hidden unit moved as ``rule`` forbids (found
+    as tests/test_blind_run.py's cheater finds it), committed as they are; then carried out as if legal."""
+    import pbem.bot.play as bot
+    from pbem.game import blind_run as br
+    from pbem.game.referee import record_step
+    from pbem.game.views import state_of_view
+    from pbem.protocol.canonical import canonical_bytes
+    from tests.test_blind_run import IllegalMover
+
+    real_orders, real_play, cheat = bot.bot_orders, br.play, {}
+
+    def orders(view, loaded, policy="greedy", seed=0, think=None):
+        honest = real_orders(view, loaded, policy, seed, think)
+        state = view["state"]
+        if cheat or view.get("side") != "JP" or not (state.get("hidden") or {}).get("deployed"):
+            return honest
+        mover = type("Mover", (IllegalMover,), {"rule": rule})(loaded, GAME, bytes(32), lambda v: honest)
+        step = type("Seen", (), {"state": state_of_view(view), "views": {"JP": view}})()
+        chosen = mover.choose_orders(view["seq"] + 1, step)
+        if mover.cheat is not None:
+            _, unit, end, legal = mover.cheat
+            cheat.update(orders=canonical_bytes(chosen), unit=unit, end=end, legal=legal)
+        return chosen
+
+    def play(loaded, ruleset, state, orders, stream, **kw):
+        if not cheat or canonical_bytes(orders) != cheat["orders"]:
+            return real_play(loaded, ruleset, state, orders, stream, **kw)
+        played = real_play(loaded, ruleset, state, cheat["legal"], stream, **kw)
+        moved = played.state.model_copy(update={"locations": {**played.state.locations, cheat["unit"]: cheat["end"]}})
+        return record_step(moved, game=kw["game"], seq=kw["seq"], scenario_ref=kw["scenario_ref"], ruleset=ruleset,
+                           over=played.over, last=played.last, loaded=loaded, before=state)
+
+    with monkeypatch.context() as m:
+        m.setattr(bot, "bot_orders", orders)
+        m.setattr(br, "play", play)
+        yield cheat
+
+
+@pytest.mark.parametrize("rule,words", [("5.13", "allowance"), ("6.0", "zone of control")])
+def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the_step_and_the_unit(
+        tmp_path, monkeypatch, rule, words):
+    for attempt in range(4):  # a game where one of his hidden units can make such a move
+        base = tmp_path / str(attempt)
+        base.mkdir()
+        with illegal_mover(monkeypatch, rule) as cheat:
+            players = _begin(base)  # (the secrets run on from the last attempt: another game)
+            play_to_the_end(players)
+            publish_secret(players)
+        if cheat:
+            break
+    else:
+        pytest.fail(f"no game offered a hidden move breaking {rule}")
+    us, jp = players["US"], players["JP"]
+    orders = json.loads((jp.game / "blind-private-JP.json").read_text())["orders"]
+    seq = next(int(s) for s, o in orders.items() if canonical_bytes(o) == cheat["orders"])
+    assert "verified" in pbem("verify", us.game)  # the American player cannot see a hidden move
+    said = pbem("audit", us.game, code=1)
+    assert "AUDIT FAILED" in said and f"step {seq}: JP carried out orders the rules refuse ({rule})" in said, said
+    assert cheat["unit"] in said and words in said and "caught at the audit" in said
