@@ -279,3 +279,136 @@ def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the
     said = pbem("audit", us.game, code=1)
     assert "AUDIT FAILED" in said and f"step {seq}: JP carried out orders the rules refuse ({rule})" in said, said
     assert cheat["unit"] in said and words in said and "caught at the audit" in said
+
+
+# -- what the American player receives: the same bytes whatever stands under a hidden marker ---------------------
+
+def _same_keys(name: str):
+    """Both games are played with the same two keys: what differs between their files is then only the game's."""
+    import hashlib
+
+    from cryptography.hazmat.primitives.asymmetric import ed25519, x25519
+
+    from pbem.protocol.keys import PrivateIdentity
+
+    seed = hashlib.sha256(name.encode()).digest()
+    return PrivateIdentity(name, ed25519.Ed25519PrivateKey.from_private_bytes(seed),
+                           x25519.X25519PrivateKey.from_private_bytes(hashlib.sha256(seed).digest()))
+
+
+def _differences(a, b, where=""):
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        return [d for k in a for d in _differences(a[k], b[k], f"{where}.{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{where}[]")]
+    return [] if a == b else [where]
+
+
+MAY_DIFFER = {  # hashes over what stands under the markers, and what signs or chains them
+    ".sig", ".body.prev", ".body.setup.root", ".body.publication.root", ".body.commit.orders",
+    ".body.publication.before[].path[]", ".body.publication.after[].path[]"}
+
+
+def swapped_games(tmp_path, monkeypatch) -> tuple[list[str], int, bool]:
+    """Two games from the same seeds and keys whose Japanese set-ups differ only in where two hidden units stand (his
+    moves mirrored): what differs in the files the American player receives until the rules expose one of them,
+    beyond the hashes over the markers and what signs or chains them (nothing, when no file leaks); how many files
+    were compared; whether audit paths differed among them (openings of other markers were compared)."""
+    import pbem.bot.play as bot
+    from pbem.bot.play import bot_orders
+    from pbem.game import blind_run as br
+    from pbem.datafiles import load_scenario
+    from pbem.game.referee import genesis_step
+    from tests.test_blind_cli import Player
+
+    name = "leyte-assault"  # test-skirmish exposes nearly every unit at once
+    monkeypatch.setattr("pbem.protocol.keys.generate", _same_keys)
+    loaded = load_scenario(name)
+    genesis = genesis_step(loaded, {}, game=GAME, scenario_ref={"id": name, "hash": "-"},
+                           ruleset=loaded.scenario.ruleset.model_dump(mode="json"), options=["hidden-units"])
+    setup = bot_orders(genesis.views["JP"], loaded, "greedy", 0)
+    units = setup["deployment"]["units"]
+    kind = {u.id: (u.kind, u.attack, u.defense, u.move) for u in loaded.scenario.units}
+    swapped = json.loads(json.dumps(setup))
+    real_orders = bot.bot_orders
+
+    def mirrored(view, loaded, policy="greedy", seed=0, think=None):
+        """Game two's Japanese player moves each marker as game one's does (a and b exchanged back and forth)."""
+        if view.get("side") != "JP" or not (view["state"].get("hidden") or {}).get("deployed"):
+            return real_orders(view, loaded, policy, seed, think)
+        seen = json.loads(json.dumps(view))
+        where = seen["state"]["locations"]
+        where[a], where[b] = where[b], where[a]
+        text = json.dumps(real_orders(seen, loaded, policy, seed, think))
+        return json.loads(text.replace(f'"{a}"', '"\\0"').replace(f'"{b}"', f'"{a}"').replace('"\\0"', f'"{b}"'))
+
+    def play(game: str, deployment: dict, mirror=None) -> Path:
+        base = tmp_path / game
+        base.mkdir()
+        (base / "setup.json").write_text(json.dumps(deployment))
+        SECRETS[0] = itertools.count(1)
+        players = {side: Player(base, side) for side in ("US", "JP")}
+        jp, us = players["JP"], players["US"]
+        pbem("new", name, "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", jp.game, "--no-referee",
+             "--option", "hidden-units", "--setup", base / "setup.json")
+        us.game.mkdir()
+        jp.mail(blindfile.file_name(0), us)
+        with monkeypatch.context() as m:
+            if mirror:
+                m.setattr(bot, "bot_orders", mirror)
+            play_to_the_end(players, until=24)  # a dozen steps
+        return us.game
+
+    first_game = play("one", setup)
+    exposed = {}  # each unit's first step shown (the rules exposed it)
+    for seq, pub in sorted(publications(first_game).items()):
+        for unit in br._names(pub["view"]):
+            exposed.setdefault(unit, seq)
+    kind = {u.id: (u.kind, u.attack, u.defense, u.move) for u in loaded.scenario.units}
+    pairs = [(a, b) for a, b in itertools.combinations(sorted(units), 2) if "dummy" not in kind[a] + kind[b]]
+    # the two hidden longest (then, of different strengths if they can be): the widest window to compare
+    a, b = max(pairs, key=lambda p: (min(exposed.get(p[0], 99), exposed.get(p[1], 99)), kind[p[0]] != kind[p[1]]))
+    swapped["deployment"]["units"][a], swapped["deployment"]["units"][b] = units[b], units[a]
+    folders = [first_game, play("two", swapped, mirrored)]
+    one, two = ([blindfile.read(p.read_text(), p.name) for p in blindfile.numbered_files(f)] for f in folders)
+    compared, paths_differ, leaks = 0, False, []
+    for first, second in zip(one, two):
+        if first.n % 2:
+            continue  # the American player's own files
+        shown = set().union(*(br._names(m.body["publication"]["view"]) for m in (first, second) if "publication" in m.body))
+        if shown & {a, b}:
+            break  # the rules expose one of them (the views name it): from here on the files may differ
+        if len((folders[0] / first.source).read_text()) != len((folders[1] / second.source).read_text()):
+            leaks.append(f"{first.source}: another length")
+        differ = set(_differences(first.envelope, second.envelope))
+        leaks += [f"{first.source}: {d}" for d in sorted(differ - MAY_DIFFER)]
+        assert ".body.setup.root" in differ or ".body.publication.root" in differ, first.source  # the hashes did change
+        compared += 1
+        paths_differ = paths_differ or any(d.endswith(".path[]") for d in differ)
+    return leaks, compared, paths_differ
+
+
+def test_two_games_differing_only_in_two_hidden_identities_send_the_american_the_same_files_but_hashes(
+        tmp_path, monkeypatch):
+    leaks, compared, paths_differ = swapped_games(tmp_path, monkeypatch)
+    assert leaks == []
+    # the genesis and two publications at least, one of them opening other markers (their audit paths differ)
+    assert compared >= 3 and paths_differ, f"only {compared} file(s) compared"
+
+
+def test_the_file_comparison_sees_an_opening_the_rules_do_not_demand(tmp_path, monkeypatch):
+    """The Japanese program opens, with the honest openings, every marker the rules leave hidden (the American
+    player's own checks stop the game at once; the comparison sees the pieces opened)."""
+    from pbem.game import blind_run as br
+    from pbem.game.exposure import Exposure, hidden_markers
+
+    real = br.exposure
+
+    def more(board, before, after, events, side):
+        found = real(board, before, after, events, side)
+        hidden = sorted(set(hidden_markers(after)) - set(found.after))
+        return Exposure(found.side, found.before, {**found.after, **{h: "x" for h in hidden}}, found.claims)
+
+    monkeypatch.setattr(br, "exposure", more)
+    leaks, _, _ = swapped_games(tmp_path, monkeypatch)
+    assert any(".body.publication.after[].piece" in leak for leak in leaks), leaks
