@@ -140,10 +140,17 @@ def load(folder: Path) -> BlindGame:
     for message in messages:
         side = blindfile.writer_of(message.n)
         body = blindfile.check(message, identities[side], side)
-        if body.get("game") != game or body.get("prev") != prev:
-            raise VerificationFailed(f"does not follow {Path(messages[message.n - 1].source).name if message.n else 'nothing'}"
-                                     f" (its game or its 'prev' digest), written by {side}", file=message.source, field="prev",
-                                     hint="two histories, or a file of another game: do not play on; show both files")
+        if body.get("game") != game:
+            raise VerificationFailed(f"is a file of another game than {Path(genesis.source).name}, written by {side}",
+                                     file=message.source, field="game", hint="put only this game's files in the folder")
+        if body.get("prev") != prev:  # both signed: the earlier file's writer signed another file for that place too
+            earlier = Path(messages[message.n - 1].source).name if message.n else "nothing"
+            signer = blindfile.writer_of(message.n - 1) if message.n else side
+            raise VerificationFailed(f"does not follow {earlier} (its 'prev' digest is another file's): {side} answered "
+                                     f"another {earlier} than the one here, which {signer} signed too — {signer} sent "
+                                     "two different files for one place in the game (two histories) or rewrote it",
+                                     file=message.source, field="prev",
+                                     hint="do not play on; show both files (the one answered and the one here) to your opponent")
         prev = message.digest
         try:
             _take(held, message, body, side)
