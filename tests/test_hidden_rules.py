@@ -34,6 +34,7 @@ from pbem.game.views import state_of_view
 from pbem.model.common import ELIMINATED
 from pbem.model.defense import Defense, FpfChoice
 from pbem.model.orders import Orders
+from pbem.model.routes import Route
 from pbem.model.ruleset import Ruleset
 from pbem.model.scenario import Scenario
 from pbem.protocol.canonical import canonical_bytes
@@ -625,3 +626,32 @@ def test_the_american_view_tells_only_that_japanese_orders_were_rejected_not_how
     assert len(three.views["JP"]["last"]["problems"]) > len(one.views["JP"]["last"]["problems"])
     assert one.views["US"]["last"]["problems"] == three.views["US"]["last"]["problems"] == []
     assert one.views["US"]["last"]["problems_withheld"] == three.views["US"]["last"]["problems_withheld"] == 1
+
+
+def test_a_dummy_pushed_through_a_clear_hex_and_out_again_is_removed_and_tells_nothing_a_real_unit_would_not():
+    """19B.3 with 7.8: a dummy displaced into a clear hex and displaced out of it again in the same Combat Phase was
+    seen there, so it is removed (found by the leak scan: a real unit on that path is 'sighted', the dummy left
+    nothing, so the American view told a dummy from a unit).  Now both are seen at the clear hex, as the rules say."""
+    from tests.leak_scan import _traded_attributes
+
+    w = world(clear=["0604"])
+    places = {"jp-inf-1": "0804", "jp-inf-2": "0505", "jp-tank": "0603", "jp-art": "0504",
+              "us-a": "0904", "us-art": "0706", "us-b": "0403"}
+    state = position(w, places, dummies=["0704", "0703"])
+    # the Japanese standing retreat route (I1, 7.7) sends jp-art into 0604, where the dummy was pushed
+    state = state.model_copy(update={"standing": {"JP": Defense(retreats=[Route(unit="jp-art", path=["0604"])])}})
+    orders = {"attacks": [{"attackers": ["us-a"], "defenders": ["0804"]}, {"attackers": ["us-b"], "defenders": ["0504"]}]}
+    s = step(w, state, orders, dice=[1, 1])
+    assert s.last["valid"], s.last["problems"]
+    pushed = [e for e in s.last["events"] if e["type"] == "displaced" and e["unit"] == "JP-dummy-1"]
+    assert [e["to"] for e in pushed][:1] == ["0604"] and len(pushed) >= 2, pushed  # in and out again
+    assert s.state.locations["JP-dummy-1"] == ELIMINATED
+    removal = [e for e in s.last["events"] if e.get("unit") == "JP-dummy-1" and e["type"] == "dummy_removed"]
+    assert removal and removal[0]["hex"] == "0604" and removal[0]["rule"] == "19B.3", removal
+    us_saw = [e for e in s.views["US"]["last"]["events"] if e["type"] == "dummy_removed"]
+    assert [(e["hex"], e["rule"]) for e in us_saw] == [("0604", "19B.3")], us_saw
+    # the same step with a real unit under that marker: seen at the same hex, so the rules expose both alike
+    real = step(w, _traded_attributes(state, "JP-dummy-1", "jp-inf-2"), orders, dice=[1, 1])
+    assert real.last["valid"], real.last["problems"]
+    sighted = [e for e in real.views["US"]["last"]["events"] if e["type"] == "sighted" and e.get("unit") == "JP-dummy-1"]
+    assert sighted and all(e["hexes"] == ["0604"] for e in sighted), sighted

@@ -83,9 +83,20 @@ def remove_attacked(placement: Placement, defenders: set[str]) -> dict[str, str]
     return gone
 
 
-def remove_in_clear(board: Board, placement: Placement) -> dict[str, str]:
-    """Dummies left standing in a clear hex (pushed there by a displacement, 7.8): exposed, removed (19B.3)."""
-    gone = {u: placement.where(u) for u in placement.units_of("JP") if placement.units[u].is_dummy and clear(board, placement.where(u))}
+def remove_in_clear(board: Board, placement: Placement, events: list[Event] = ()) -> dict[str, str]:
+    """Dummies pushed into a clear hex by a displacement (7.8) this player-turn, whether they stand there still or
+    were pushed on out of it: seen there, so removed (19B.3) at the first clear hex they were pushed into — as a
+    real unit on the same path is sighted there.  Returns unit -> hex."""
+    gone: dict[str, str] = {}
+    for event in events:
+        unit = event.get("unit")
+        if (event["type"] == "displaced" and unit in placement.units and placement.units[unit].is_dummy
+                and unit not in gone and placement.on_map(unit) and clear(board, event["to"])):
+            gone[unit] = event["to"]
+    for unit in placement.units_of("JP"):
+        if placement.units[unit].is_dummy and unit not in gone and clear(board, placement.where(unit)):
+            gone[unit] = placement.where(unit)
+    gone = {u: gone[u] for u in placement.units_of("JP") if u in gone}  # in the order of the pieces, as always
     for unit in gone:
         placement.eliminate(unit)
     return gone
@@ -95,4 +106,5 @@ CONTACT_WHY = "in an enemy zone of control as the Combat Phase began; a dummy ca
 ATTACKED_WHY = "attacked; a dummy cannot fight"
 MOVING_WHY = "seen in a clear hex during its move"
 CLEAR_WHY = "left standing in a clear hex"
+DISPLACED_WHY = "pushed into a clear hex by a displacement"
 

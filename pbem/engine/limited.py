@@ -118,11 +118,13 @@ def strip_dummies(attacks: list[Attack], removed: dict[str, str]) -> list[Attack
 
 def after_turn(board: Board, state: GameState, placement: Placement, exposed_before: frozenset[str], events: list[Event],
                orders: Orders) -> tuple[HiddenState, list[Event]]:
-    """The limited-intelligence record after a player-turn; dummies pushed into clear hexes are removed."""
+    """The limited-intelligence record after a player-turn; dummies pushed into or through clear hexes are removed."""
     hidden = state.hidden
     assert hidden is not None
-    gone = dummies.remove_in_clear(board, placement)
-    extra = [dummies.removed(u, h, "19B.3", dummies.CLEAR_WHY) for u, h in gone.items()]
+    standing = {u: placement.where(u) for u in placement.units_of("JP") if placement.units[u].is_dummy}
+    gone = dummies.remove_in_clear(board, placement, events)
+    extra = [dummies.removed(u, h, "19B.3", dummies.CLEAR_WHY if standing[u] == h else dummies.DISPLACED_WHY)
+             for u, h in gone.items()]
     priority = hidden.priority
     if orders.intelligence is not None and orders.intelligence.priority is not None:
         priority = tuple(orders.intelligence.priority)
