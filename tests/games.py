@@ -45,6 +45,16 @@ def pbem(*args, code: int = 0, cwd: Path | None = None) -> str:
     return out + err
 
 
+def new_game(tmp_path: Path) -> Path:
+    """Three identities and a refereed test-skirmish game in ``tmp_path/game``."""
+    for name in ("ref", "us", "jp"):
+        pbem("keygen", name, "--dir", tmp_path, "--no-passphrase")
+    game = tmp_path / "game"
+    pbem("new", "test-skirmish", "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub", "--referee", tmp_path / "ref.pub",
+         "--key", tmp_path / "ref.key", "--out", game)
+    return game
+
+
 def write_parties(base: Path) -> dict:
     """Three unprotected identities, ``ref``, ``us`` and ``jp``, written as ``base/NAME.key`` and ``base/NAME.pub``."""
     from pbem.protocol.keys import generate, write_private, write_public

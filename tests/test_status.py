@@ -8,6 +8,7 @@ import shutil
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from tests.games import new_game
 
 RUNNER = CliRunner()
 
@@ -21,16 +22,6 @@ def pbem(*args, code=0):
 def status(folder, key=None):
     args = ["status", folder, "--json"] + (["--key", key] if key else [])
     return json.loads(pbem(*args))
-
-
-def new_game(tmp_path):
-    """Three identities and a test-skirmish game in ``tmp_path/game``."""
-    for name in ("ref", "us", "jp"):
-        pbem("keygen", name, "--dir", tmp_path, "--no-passphrase")
-    game = tmp_path / "game"
-    pbem("new", "test-skirmish", "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub", "--referee", tmp_path / "ref.pub",
-         "--key", tmp_path / "ref.key", "--out", game)
-    return game
 
 
 def test_status_tells_each_party_what_to_do(tmp_path):
