@@ -117,6 +117,17 @@ def _poll(home: Path) -> str:
     return pbem("judge", "poll", home)
 
 
+def _skirmish_started(tmp_path: Path, servers: MailServers) -> tuple[Path, dict, str]:
+    """A Maildir judge with a test-skirmish game started and polled once, both players holding the genesis file:
+    the judge's home, the players, and the side whose orders it awaits."""
+    home, players, _ = make_judge(tmp_path, servers, inbound="maildir")
+    start_game(home, players, "test-skirmish")
+    _poll(home)
+    for p in players.values():
+        p.collect()
+    return home, players, json.loads(pbem("judge", "list", home, "--json"))["games"][0]["awaiting"]
+
+
 def _subjects(player: Player) -> list[str]:
     return [str(m["Subject"]) for m in player.collect()]
 
@@ -155,12 +166,7 @@ def test_reminder_once_per_deadline_extension_and_hold(tmp_path, servers, monkey
 
 
 def test_refusals_say_why_and_rule_problems_go_to_their_writer_only(tmp_path, servers):
-    home, players, _ = make_judge(tmp_path, servers, inbound="maildir")
-    start_game(home, players, "test-skirmish")
-    _poll(home)
-    for p in players.values():
-        p.collect()
-    side = json.loads(pbem("judge", "list", home, "--json"))["games"][0]["awaiting"]
+    home, players, side = _skirmish_started(tmp_path, servers)
     mover, enemy = players[side], players["JP" if side == "US" else "US"]
     turn = mover.game / "turn-0000.pbem"
     # Orders breaking a rule: a unit that does not exist moves.
@@ -296,12 +302,7 @@ def test_a_crash_between_writing_a_turn_file_and_recording_it_mails_it_once(tmp_
     """The moment kill -9 can hit at random, hit on purpose: the turn file is on disk, the database has not heard of it."""
     import pbem.judge.games as games
 
-    home, players, _ = make_judge(tmp_path, servers, inbound="maildir")
-    start_game(home, players, "test-skirmish")
-    _poll(home)
-    for p in players.values():
-        p.collect()
-    side = json.loads(pbem("judge", "list", home, "--json"))["games"][0]["awaiting"]
+    home, players, side = _skirmish_started(tmp_path, servers)
     players[side].move()
 
     class Killed(Exception):
