@@ -1,7 +1,8 @@
 """Which folders are games, and which reveal files belong to which game.
 
-A path given is a game folder when it holds turn files (``turn-*.pbem``);
-otherwise every folder under it that holds turn files is a game (a folder
+A path given is a game folder when it holds turn files (``turn-*.pbem``)
+or the genesis of a game with hidden units and no referee
+(``blind-0000-JP.pbem``); otherwise every folder under it that holds turn files is a game (a folder
 of game folders, at any depth; a game folder is not searched further, and
 hidden folders are skipped).
 
@@ -24,6 +25,7 @@ from pathlib import Path
 from pbem.errors import PbemError
 from pbem.game.folder import turn_files
 from pbem.game.reveal import KIND, Reveal, read_reveal
+from pbem.protocol.blindfile import is_blind_folder
 from pbem.protocol.chain import Finding
 
 _REVEAL_BEGIN = f"-----BEGIN PBEM {KIND}-----".encode()
@@ -49,7 +51,7 @@ def game_folders(paths: list[Path], found: Found) -> None:
             found.unreadable.append(Finding(str(path), "is a file, not a game folder: give the folder that holds turn-0000.pbem "
                                                        "(a reveal file goes with --reveal)"))
             continue
-        games = [path] if turn_files(path) else games_under(path)
+        games = [path] if _is_game(path) else games_under(path)
         if not games:
             found.unreadable.append(Finding(str(path), "no game folder here: no folder at or under it holds turn files"))
         for game in games:
@@ -58,11 +60,16 @@ def game_folders(paths: list[Path], found: Found) -> None:
                 found.games.append(game)
 
 
+def _is_game(folder: Path) -> bool:
+    """Turn files, or the genesis of a game with hidden units and no referee (its own files: issue 24)."""
+    return bool(turn_files(folder)) or is_blind_folder(folder)
+
+
 def games_under(root: Path) -> list[Path]:
     games = []
     for here, folders, _ in os.walk(root):
         folders[:] = sorted(f for f in folders if not f.startswith("."))
-        if Path(here) != root and turn_files(Path(here)):
+        if Path(here) != root and _is_game(Path(here)):
             games.append(Path(here))
             folders[:] = []  # a game folder is not searched further
     return games

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem.event.blind_games import audit_blind_game, is_blind_game, read_blind_game
 from pbem.event.dice import DiceReport, dice_report
 from pbem.event.discover import discover
 from pbem.event.games import FAILED, HOLDS, NOT_AUDITED, UNREADABLE, VERIFIED, GameResult, audit, read_game
@@ -78,10 +79,15 @@ _SHARED: dict = {}
 
 def _examine(folder: Path) -> GameResult:
     """One game read, verified and (for ``audit``) audited; its turn files dropped, so that little goes back to the parent."""
-    result = read_game(folder)
-    if _SHARED["command"] == "audit":
-        audit(result, _SHARED["reveals"].get(result.game or "", []))
-    result.turns = []
+    if is_blind_game(folder):  # hidden units with no referee: its own files, checks and audit (issue 24)
+        result = read_blind_game(folder)
+        if _SHARED["command"] == "audit":
+            audit_blind_game(result)
+    else:
+        result = read_game(folder)
+        if _SHARED["command"] == "audit":
+            audit(result, _SHARED["reveals"].get(result.game or "", []))
+    result.turns, result.held = [], None
     return result
 
 

@@ -45,6 +45,8 @@ class GameResult:
     """Every verified roll: ``seq``, ``n``, ``purpose``, ``value`` and ``by`` (who signed the file that rolled it)."""
     signers: dict[int, str] = field(default_factory=dict)
     turns: list[TurnFile] = field(default_factory=list)
+    held: object = None
+    """A game without a referee under hidden units: its files as read (:mod:`pbem.event.blind_games`)."""
 
     @property
     def holds(self) -> bool:

@@ -1,0 +1,88 @@
+"""A game with hidden units and no referee in an event (issue 24): read, checked and audited by the blind mode's
+own functions (:mod:`pbem.game.blind_files`), so that a tournament audit never passes over one in silence.
+
+Its verdicts are the event's: ``verified`` when every file checks out as its
+players checked it (``pbem dice`` then pools its rolls), ``holds`` when the
+Japanese player's published secret replays every step, ``failed`` when a
+finding names a cheater (a withheld secret at the end is one: a forfeit),
+``not audited`` while the game is still being played, ``unreadable`` when a
+file does not read as one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.errors import BadInput, PbemError
+from pbem.event.games import FAILED, HOLDS, NOT_AUDITED, UNREADABLE, VERIFIED, GameResult
+from pbem.protocol import blindfile
+from pbem.protocol.chain import Finding
+
+MODE = "blind"
+
+
+def is_blind_game(folder: Path) -> bool:
+    return blindfile.is_blind_folder(folder)
+
+
+def _finding(held, found) -> Finding:
+    """The blind mode's finding (cheater, step, when) as the event's (file, problem, seq)."""
+    name = blindfile.file_name(2 * found.seq) if found.seq >= 0 else blindfile.file_name(0)
+    return Finding(str(held.folder / name), f"{found.cheater} player {found.what} (caught {found.when})", found.seq)
+
+
+def _signer(held, side: str) -> str:
+    identity = held.identities[side]
+    return f"{identity.name} (fingerprint {identity.fingerprint}), {side} player"
+
+
+def read_blind_game(folder: Path) -> GameResult:
+    """The folder's files read and checked as each player checks what he receives (``pbem verify``)."""
+    from pbem.game import blind_files
+    from pbem.game.blind_run import AT_ONCE
+
+    result = GameResult(folder, mode=MODE)
+    try:
+        held = blind_files.load(folder)
+    except BadInput as exc:
+        result.verdict, result.reason = UNREADABLE, exc.message
+        result.findings.append(Finding(exc.file or str(folder), exc.render()))
+        return result
+    except PbemError as exc:  # a signature, the chain, a file of another game: the files do not verify
+        result.verdict, result.reason = FAILED, "the game files do not verify"
+        result.findings.append(Finding(exc.file or str(folder), exc.render()))
+        return result
+    result.game = held.game
+    result.parties = f"{_signer(held, 'US')} and {_signer(held, 'JP')}, no referee, hidden units"
+    found = blind_files.findings(held)
+    result.held = held  # for the audit, in the same process; dropped before the result goes back
+    result.signers = {f.seq: _signer(held, f.cheater) for f in found}
+    at_once = [f for f in found if f.when == AT_ONCE]
+    if at_once:
+        result.verdict, result.reason = FAILED, "the game files do not verify"
+        result.findings += [_finding(held, f) for f in at_once]
+        return result
+    jp = _signer(held, "JP")
+    for pub in held.record.publications:  # every roll is in a Japanese file, recomputed by the checks above
+        result.rolls += [{"seq": pub.seq, "n": r["n"], "purpose": r["purpose"], "value": r["value"], "by": jp} for r in pub.rolls]
+    return result
+
+
+def audit_blind_game(result: GameResult) -> None:
+    """With the Japanese player's published secret, every step replayed with full information."""
+    from pbem.game import blind_files
+
+    held = result.held
+    if result.verdict != VERIFIED or held is None:
+        return
+    if not held.secret_published and not held.over:
+        result.verdict = NOT_AUDITED
+        result.reason = ("the game is not over: the Japanese player publishes his secret at the end "
+                         "(pbem blind publish-secret), then it can be audited")
+        return
+    found = blind_files.audit_findings(held)
+    result.signers = {f.seq: _signer(held, f.cheater) for f in found}
+    result.findings += [_finding(held, f) for f in found]
+    result.replayed = 0 if found else len(held.record.publications)
+    result.verdict = FAILED if found else HOLDS
+    result.reason = f"{len(found)} finding(s)" if found else ""
