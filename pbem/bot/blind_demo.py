@@ -40,7 +40,7 @@ def default_blind_folder(scenario: str, base: Path = Path(".")) -> Path:
 
 
 def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], seed: int | None = 0,
-                   on_file: Callable[[str, Path], None] | None = None) -> BlindDemo:
+                   on_file: Callable[[str, Path], None] | None = None, edition: str | None = None) -> BlindDemo:
     """Play ``scenario`` to its end in ``folder`` (``JP/`` and ``US/``, one per player; the files travel by copy)."""
     from pbem.bot.play import bot_orders
 
@@ -65,7 +65,7 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
             on_file(side, path)
 
     text, private = blind_files.start(scenario, ids["JP"], ids["US"].public, ids["JP"].public, setup=None,
-                                      choose_setup=bot("JP"))
+                                      choose_setup=bot("JP"), edition=edition)
     write_new(folders["JP"] / blind_files.private_name("JP"), json.dumps(private, sort_keys=True), mode=0o600)
     send(write_new(folders["JP"] / blindfile.file_name(0), text), "JP")
     while True:

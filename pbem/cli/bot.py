@@ -154,9 +154,9 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     from pbem.datafiles import find_scenario
     from pbem.errors import BadInput
 
-    if "hidden-units" not in (option or []) or edition is not None:
+    if "hidden-units" not in (option or []):
         raise BadInput("pbem demo --no-referee plays hidden units with no referee (a two-player game without them has no demo yet)",
-                       hint="add --option hidden-units, and no --edition")
+                       hint="add --option hidden-units")
     find_scenario(scenario)
     folder = Path(directory or default_blind_folder(scenario))
     policies = {"US": _policy(us_policy), "JP": _policy(jp_policy)}
@@ -166,7 +166,7 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     def on_file(side, path) -> None:
         typer.echo(f"  {side} wrote {path.name}")
 
-    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file)
+    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file, edition=edition)
     if done.verify_findings:
         typer.echo(f"NOT VERIFIED: {done.verify_findings[0]}")
     else:

@@ -28,7 +28,7 @@ from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game import blind_run as br
 from pbem.game.referee import genesis_step
-from pbem.game.scenario_ref import scenario_hash
+from pbem.game.scenario_ref import scenario_hash, with_overrides
 from pbem.model.common import HIDDEN_UNITS
 from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import b64d, b64e
@@ -39,6 +39,18 @@ from pbem.protocol.turnfile import new_game_id
 
 SIDES = ("US", "JP")
 EMPTY_ROOT_SEQ = 0
+
+
+DEFAULT_EDITION = "dg-2009"
+EDITIONS = ("dg-2009", "spi-1975")
+
+
+def _edition(edition: object, source: str | None) -> str:
+    """The edition a genesis names (I1): one pbem plays, never anything else."""
+    if edition not in EDITIONS:
+        raise BadInput(f"unknown edition {edition!r}", file=source, field="edition" if source else None,
+                       hint=f"use {' or '.join(EDITIONS)}")
+    return edition
 
 
 def private_name(side: str) -> str:
@@ -125,13 +137,17 @@ def load(folder: Path) -> BlindGame:
     identities = {side: Pub.from_line(ids.get(side, ""), source=genesis.source, field=f"identities.{side}") for side in SIDES}
     blindfile.check(genesis, identities["JP"], "JP")
     scenario = blindfile.body_field(genesis, "scenario", dict)
-    loaded = load_scenario(scenario.get("id", ""))
+    overrides = genesis.body.get("overrides")
+    if overrides is not None and not (isinstance(overrides, dict) and set(overrides) == {"ground_support"}):
+        raise BadInput("the genesis's overrides are malformed (only a Ground Support track may replace the scenario's)",
+                       file=genesis.source, field="overrides", hint="ask the Japanese player for the file again")
+    loaded = with_overrides(load_scenario(scenario.get("id", "")), overrides, genesis.source)
     ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
     if scenario != ref:
         raise VerificationFailed("the genesis names a scenario that is not the one pbem ships under that id",
                                  file=genesis.source, field="scenario", hint="both players need the same pbem scenarios")
     game = blindfile.body_field(genesis, "game", str)
-    record = br.Record(game)
+    record = br.Record(game, ruleset=br.ruleset_of(loaded, _edition(genesis.body.get("edition", DEFAULT_EDITION), genesis.source)))
     setup = blindfile.body_field(genesis, "setup", dict)
     record.setup_root, record.setup_markers = setup["root"], list(setup["markers"])
     held = BlindGame(folder, messages, identities, loaded, ref, record)
@@ -297,18 +313,22 @@ def role_in(held: BlindGame, identity: PublicIdentity) -> str | None:
 
 
 def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *, setup: dict | None,
-          choose_setup: Callable[[dict, LoadedScenario], dict] | None = None) -> tuple[str, dict]:
+          choose_setup: Callable[[dict, LoadedScenario], dict] | None = None, edition: str | None = None,
+          ground_support: list[dict] | None = None) -> tuple[str, dict]:
     """The Japanese player's genesis (its text) and what he keeps: the root over his secret set-up, the commitment
-    to his set-up orders and to the salt of their dice."""
+    to his set-up orders and to the salt of their dice.  The edition and a Ground Support track in place of the
+    scenario's are recorded in it, signed, as a referee's genesis records them: both players play by them."""
     if not me.public.same_keys(jp):
         raise BadInput("the Japanese player starts a game with hidden units and no referee: his genesis commits his "
                        "secret set-up", hint="run 'pbem new … --no-referee --option hidden-units --key jp.key'")
     if us.same_keys(jp):
         raise BadInput("the US and JP identities are the same key", hint="each player needs a key of his own (pbem keygen)")
-    loaded = load_scenario(scenario)
+    edition = _edition(edition or DEFAULT_EDITION, None)
+    overrides = {"ground_support": ground_support} if ground_support is not None else None
+    loaded = with_overrides(load_scenario(scenario), overrides, "--gsp")
     ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
     game, secret = new_game_id(), commitment.new_secret()
-    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=loaded.scenario.ruleset.model_dump(mode="json"),
+    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=br.ruleset_of(loaded, edition),
                         options=[HIDDEN_UNITS])
     if step.state.hidden.deployed or step.state.to_act() != "JP":
         raise BadInput(f"scenario {loaded.scenario.id} has no secret Japanese set-up to start from",
@@ -326,7 +346,10 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     salt, nonce = br.orders_salt_nonce(secret, game=game, seq=1)
     body = {"game": game, "n": 0, "from": "JP", "prev": None, "scenario": ref, "options": [HIDDEN_UNITS],
             "identities": {"US": us.line(), "JP": jp.line()}, "setup": {"root": tree.root, "markers": tree.markers},
-            "commit": {"seq": 1, "orders": br.orders_commitment(nonce, orders), "salt": dice.commit(salt)}}
+            "commit": {"seq": 1, "orders": br.orders_commitment(nonce, orders), "salt": dice.commit(salt)},
+            "edition": edition}
+    if overrides:
+        body["overrides"] = overrides
     return blindfile.write(me, body), {"secret": b64e(secret), "orders": {"1": orders}}
 
 
@@ -398,7 +421,7 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
                                  hint="your private file or a file in the folder was altered")
     game, loaded, seq = held.game, held.loaded, len(held.record.publications) + 1
     jp = br.Japanese(loaded, game, secret, lambda v: choose(v, loaded), held.ref)
-    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    ruleset = held.record.ruleset
     side = step.state.to_act()
     setup = not step.state.hidden.deployed
     before_state = step.state

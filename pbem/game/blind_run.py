@@ -106,6 +106,14 @@ class Publication:
     public: dict = field(default_factory=dict)  # the public record (combats), as a turn file's
 
 
+def ruleset_of(loaded: LoadedScenario, edition: str | None) -> dict:
+    """The rules a game is played by: the scenario's, in the edition chosen at the start (dg-2009 unless named)."""
+    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    if edition:
+        ruleset["edition"] = edition
+    return ruleset
+
+
 @dataclass
 class Record:
     """The game as both players hold it at the end."""
@@ -119,6 +127,8 @@ class Record:
     us_orders: dict[int, tuple[dict, bytes]] = field(default_factory=dict)
     us_seeds: dict[int, bytes] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    ruleset: dict | None = None
+    """The rules the genesis names (its edition); None: the scenario's own."""
 
 
 class Japanese:
@@ -289,17 +299,17 @@ def bot_players(loaded: LoadedScenario, policies: dict[str, str], seed: int = 0)
 
 def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Player],
         secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
-        game: str = SELFPLAY, max_steps: int | None = None) -> tuple[Record, Japanese]:
+        game: str = SELFPLAY, max_steps: int | None = None, edition: str | None = None) -> tuple[Record, Japanese]:
     """Play a game through the protocol; returns both players' record and the Japanese player (his secret).
 
     Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
     with given secrets, bots and seed is played again exactly."""
     secret = secret or commitment.new_secret()
     jp = japanese(loaded, game, secret, players["JP"])
-    record = Record(game)
+    ruleset = ruleset_of(loaded, edition)
+    record = Record(game, ruleset=ruleset)
     american = American(us, game, record, us_secret or commitment.new_secret(),
                         {u.id for u in loaded.scenario.units if u.side == "JP"})
-    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
     step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
                         ruleset=ruleset, options=["hidden-units"])
     american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
@@ -389,7 +399,7 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
             findings.append(Finding("US", seq, AT_AUDIT, "revealed a seed that is not the one his acknowledgement committed"))
     if findings:  # the Japanese player would have refused it at once; a step rolled with it cannot be judged
         return findings, None
-    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    ruleset = record.ruleset or ruleset_of(loaded, None)
     ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
     for pub in record.publications:

@@ -65,11 +65,9 @@ class BlindMode(GameMode):
                        hint="wait for your opponent's file")
 
     def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
-        if edition not in (None, "dg-2009") or ground_support is not None:
-            raise BadInput("a game with hidden units and no referee plays the scenario as shipped (no --edition, no --gsp yet)")
         from pbem.game import blind_files
 
-        text, private = blind_files.start(scenario, me, us, jp, setup=setup)
+        text, private = blind_files.start(scenario, me, us, jp, setup=setup, edition=edition, ground_support=ground_support)
         return BlindStart(text, private, bot_setup=setup is None)
 
     def following(self, turn, adjudicator, step, body, dice, superseded, *, loaded, hidden):
@@ -127,7 +125,9 @@ class BlindMode(GameMode):
         held = blind_files.load(folder)
         found = blind_files.findings(held)
         pubs = held.record.publications
-        lines = [f"game {held.game}: {held.loaded.scenario.id}, hidden units, no referee; {len(held.messages)} file(s), "
+        edition = (held.record.ruleset or {}).get("edition", "dg-2009")
+        track = ", its own Ground Support track" if held.messages[0].body.get("overrides") else ""
+        lines = [f"game {held.game}: {held.loaded.scenario.id} ({edition}{track}), hidden units, no referee; {len(held.messages)} file(s), "
                  f"{len(pubs)} step(s) played" + (", game over" if held.over else "")]
         if pubs:
             last = pubs[-1].view
