@@ -94,9 +94,14 @@ def adjudicate(
     defense: Defense | None = None,
     *,
     fpf_gsp_reserve: int = 0,
+    checked: Check | None = None,
 ) -> Adjudication:
-    """Check and carry out one player-turn (or its combat phase alone)."""
-    check = check_orders(board, ruleset, state, orders)
+    """Check and carry out one player-turn (or its combat phase alone).
+
+    ``checked``: what :func:`check_orders` gave for these very orders on this very state and ruleset, when the
+    caller has just asked it (the referee judges orders before carrying them out): not worked out twice.
+    """
+    check = checked if checked is not None else check_orders(board, ruleset, state, orders)
     if not check.valid:
         return Adjudication(False, check.problems, (), (), state, 0)
     if state.hidden is not None and not state.hidden.deployed:

@@ -116,7 +116,7 @@ def _signed_by_its_author(report: AuditReport, reveal: Reveal, genesis: TurnFile
         report.findings.append(Finding(reveal.source, f"says it is by {reveal.by!r}, which is none of this game's parties"))
         return False
     try:
-        signing.verify(reveal.envelope, identity, "reveal", source=reveal.source, role=reveal.by)
+        signing.verify(reveal.envelope, identity, "reveal", source=reveal.source, role=reveal.by, body_bytes=reveal.signed_body)
     except PbemError as exc:
         report.findings.append(Finding(reveal.source, f"{exc.message}: a reveal by the {reveal.by} must be signed by the {reveal.by}"))
         return False

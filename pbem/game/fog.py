@@ -51,9 +51,25 @@ def without_awards(state: GameState) -> GameState:
     return state.model_copy(update={"awards": ()}) if state.awards else state
 
 
+#: The last position asked for and its American picture (issue 26): a referee's player-turn asks for the
+#: picture of the same position for the American view and again for the public record's position digest.
+#: A position is a frozen model, so the picture of the very same object is the same picture.
+_last: tuple[GameState, GameState] | None = None
+
+
 def american_state(state: GameState) -> GameState:
     """``state`` as the American player may know it: hidden units as markers, nothing off the map that he has not
     seen, no timed award (:func:`without_awards`)."""
+    global _last
+    last = _last
+    if last is not None and last[0] is state:
+        return last[1]
+    picture = _american_state(state)
+    _last = (state, picture)
+    return picture
+
+
+def _american_state(state: GameState) -> GameState:
     hidden = state.hidden
     assert hidden is not None
     seen = visible(state)
@@ -115,12 +131,14 @@ def american_events(board: Board, before: GameState | None, after: GameState, ev
         else:
             out.append(event)
     hidden_ids = sorted(japanese - named, key=len, reverse=True)
-    return [_without_names(e, hidden_ids) for e in out] if hidden_ids else out
+    if not hidden_ids:
+        return out
+    pattern = re.compile("|".join(re.escape(u) for u in hidden_ids))  # once for all the events
+    return [_without_names(e, pattern) for e in out]
 
 
-def _without_names(event: dict, hidden_ids: list[str]) -> dict:
-    """No hidden unit's id in free text (a cancellation's reason may name the defender that moved)."""
-    pattern = re.compile("|".join(re.escape(u) for u in hidden_ids))
+def _without_names(event: dict, pattern: re.Pattern) -> dict:
+    """No hidden unit's id (``pattern`` finds any) in free text (a cancellation's reason may name the defender that moved)."""
     return {k: pattern.sub("a hidden unit", v) if isinstance(v, str) else v for k, v in event.items()}
 
 

@@ -107,7 +107,7 @@ def play(
     """
     phasing = state.to_act()
     seen = american_state(state) if state.hidden is not None and phasing == "US" else state
-    orders, problems = verdict(loaded, ruleset, seen, orders_document, source)
+    orders, problems, checked = _judged(loaded, ruleset, seen, orders_document, source)
     if orders is not None and not problems:
         defender = enemy_of(phasing)
         # The defender keeps its Ground Support for its own attacks when its
@@ -117,7 +117,9 @@ def play(
         setup = state.hidden is not None and not state.hidden.deployed
         # The defender's standing choices, written in its last orders, hold for this player-turn (I1).
         carried = named_by_hex(orders, state) if seen is not state else orders
-        result = adjudicate(loaded.board, rules, state, carried, dice, state.standing.get(defender), fpf_gsp_reserve=reserve)
+        # Judged on the very position it is carried out on (no hidden units, or the Japanese side): checked once.
+        result = adjudicate(loaded.board, rules, state, carried, dice, state.standing.get(defender), fpf_gsp_reserve=reserve,
+                            checked=checked if seen is state else None)
         if not result.valid:
             if seen is not state:  # a rejection the American view cannot reproduce must never be signed (issue 19)
                 raise PbemError(
@@ -149,20 +151,27 @@ def verdict(loaded: LoadedScenario, ruleset: dict, seen: GameState, orders_docum
     (``verify --replay-mine``, ``status``) both call this, so a rejection of
     American orders is always one his own view gives.
     """
+    orders, problems, _ = _judged(loaded, ruleset, seen, orders_document, source)
+    return orders, problems
+
+
+def _judged(loaded: LoadedScenario, ruleset: dict, seen: GameState, orders_document: Any, source: str):
+    """:func:`verdict`, and the engine's check of the orders on ``seen`` (None when they were not read)."""
     phasing = seen.to_act()
     too_large = size_problem(orders_document, len(seen.units))
     if too_large:
-        return None, [Problem("limits", None, f"{source}: {too_large}; pbem does not adjudicate orders this large")]
+        return None, [Problem("limits", None, f"{source}: {too_large}; pbem does not adjudicate orders this large")], None
     try:
         orders = orders_from(orders_document, f"{source} (the orders inside)")
     except BadInput as exc:
-        return None, [Problem("schema", None, exc.render())]
+        return None, [Problem("schema", None, exc.render())], None
     if seen.hidden is not None and phasing == "US":
         orders = named_by_hex(orders, seen)  # a hidden target is named by its hex, as his own 'pbem validate' reads it
     rules = construct(Ruleset, ruleset, trusted=True)
     setup = seen.hidden is not None and not seen.hidden.deployed
     written = [] if setup else standing_problems(loaded.board, rules, seen, phasing, orders.defense)
-    return orders, list(check_orders(loaded.board, rules, seen, orders).problems) + written
+    checked = check_orders(loaded.board, rules, seen, orders)
+    return orders, list(checked.problems) + written, checked
 
 
 def genesis_step(

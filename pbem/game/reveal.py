@@ -70,6 +70,9 @@ class Reveal:
     """The signed envelope as read from a file (None for a reveal built in memory with the party's own key)."""
     signer: PrivateIdentity | None = field(default=None, repr=False, compare=False)
     """The key it was built with (in memory only, never written): :func:`reveal_text` signs with it by default."""
+    signed_body: bytes | None = field(default=None, repr=False, compare=False)
+    """The signed body's canonical bytes as read from the file, which its signature is checked over (issue 26:
+    a referee's reveal of a long game is a megabyte, not written out again)."""
 
 
 def verified_turns(folder: Path) -> dict[int, TurnFile]:
@@ -205,4 +208,6 @@ def read_reveal(path: str | os.PathLike[str]) -> Reveal:
         if seq in openings:
             raise at.at("seq").fail(f"turn file {seq} is revealed twice")
         openings[seq] = opening
-    return Reveal(source, game, by, openings, envelope)
+    from pbem.protocol import signing
+
+    return Reveal(source, game, by, openings, envelope, signed_body=signing.body_bytes(payload, envelope))

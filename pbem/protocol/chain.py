@@ -245,7 +245,7 @@ def _signature_problem(turn: TurnFile, trusted: dict[str, PublicIdentity] | None
     if not expected.same_keys(named):
         return f"names {named.describe()} as {turn.writer}, not {expected.describe()}"
     try:
-        signing.verify(turn.envelope, expected, SIGN_CONTEXT, source=turn.source, role=turn.writer)
+        signing.verify(turn.envelope, expected, SIGN_CONTEXT, source=turn.source, role=turn.writer, body_bytes=turn.signed_body)
     except (BadInput, VerificationFailed) as exc:
         return exc.message
     return None

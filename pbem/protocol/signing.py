@@ -32,11 +32,31 @@ _CONTEXT_RE = re.compile(r"[a-z][a-z0-9-]{0,31}")
 ENVELOPE_KEYS = frozenset({"body", "signer", "sig"})
 
 
-def signed_message(body: Any, context: str) -> bytes:
-    """The exact bytes an envelope's signature covers."""
+def signed_message(body: Any, context: str, body_bytes: bytes | None = None) -> bytes:
+    """The exact bytes an envelope's signature covers (``body_bytes``: see :func:`verify`)."""
     if not _CONTEXT_RE.fullmatch(context):
         raise ValueError(f"signing context {context!r} must match {_CONTEXT_RE.pattern}")
-    return b"pbem-v1/" + context.encode("ascii") + b"\x00" + canonical_bytes(body)
+    return b"pbem-v1/" + context.encode("ascii") + b"\x00" + (canonical_bytes(body) if body_bytes is None else body_bytes)
+
+
+def body_bytes(envelope_bytes: bytes, envelope: Any) -> bytes | None:
+    """``canonical_bytes(envelope["body"])``, cut from ``envelope_bytes``: the canonical JSON ``envelope`` was
+    parsed from (by :func:`~pbem.protocol.canonical.parse_canonical`, which refuses any other bytes).
+
+    Canonical JSON sorts the keys, so an envelope's bytes are ``{"body":`` BODY ``,"sig":`` SIG ``,"signer":``
+    SIGNER ``}`` and BODY is the body written canonically: a long chain's signatures are checked without writing
+    every body out again (issue 26).  None for anything else (the caller writes the body out).
+    """
+    if not isinstance(envelope, dict) or envelope.keys() != ENVELOPE_KEYS:
+        return None
+    head = b'{"body":'
+    try:
+        tail = b',"sig":' + canonical_bytes(envelope["sig"], parsed=True) + b',"signer":' + canonical_bytes(envelope["signer"], parsed=True) + b"}"
+    except ValueError:
+        return None
+    if len(envelope_bytes) <= len(head) + len(tail) or not envelope_bytes.startswith(head) or not envelope_bytes.endswith(tail):
+        return None
+    return envelope_bytes[len(head) : -len(tail)]
 
 
 def sign(identity: PrivateIdentity, body: Any, context: str) -> dict:
@@ -52,12 +72,15 @@ def verify(
     *,
     source: str | None = None,
     role: str | None = None,
+    body_bytes: bytes | None = None,
 ) -> Any:
     """The body of ``envelope`` if ``public_identity`` signed it for ``context``.
 
     A malformed envelope is :class:`~pbem.errors.BadInput`; a signature that
     does not hold is :class:`~pbem.errors.VerificationFailed`.  ``role``
-    (``"referee"``, ``"US"``) only improves the messages.
+    (``"referee"``, ``"US"``) only improves the messages.  ``body_bytes``: the
+    body's canonical bytes as read (:func:`body_bytes`), which the signature
+    is checked over instead of the body written out again.
     """
     where = fields.Where(source)
     fields.obj(envelope, where, ENVELOPE_KEYS)
@@ -72,7 +95,7 @@ def verify(
             hint="the file was made with another key or altered; do not trust it",
         )
     try:
-        public_identity.verify_key.verify(signature, signed_message(envelope["body"], context))
+        public_identity.verify_key.verify(signature, signed_message(envelope["body"], context, body_bytes))
     except InvalidSignature:
         raise VerificationFailed(
             f"the signature of {who}{public_identity.describe()} does not match the content",

@@ -226,6 +226,12 @@ class TurnFile:
         return self.envelope["body"]
 
     @cached_property
+    def signed_body(self) -> bytes | None:
+        """The canonical bytes of the signed body, cut from the payload it was read from: what the signature
+        is checked over, without writing the body out again (:func:`pbem.protocol.signing.body_bytes`)."""
+        return signing.body_bytes(self.payload.partition(b"\n")[0], self.envelope)
+
+    @cached_property
     def digest(self) -> str:
         """``"sha256:<hex>"`` of the payload: how later files name this one (hashed once: a long chain asks often)."""
         return digest_bytes(self.payload)
@@ -554,7 +560,7 @@ def read_turn(
             field="identities.referee",
             hint="this file belongs to another game or was forged; do not trust it",
         )
-    signing.verify(turn.envelope, referee, SIGN_CONTEXT, source=source, role="referee")
+    signing.verify(turn.envelope, referee, SIGN_CONTEXT, source=source, role="referee", body_bytes=turn.signed_body)
     return turn
 
 
@@ -650,4 +656,5 @@ def check_two_player_signature(turn: TurnFile, genesis: TurnFile | None) -> None
             raise VerificationFailed(f"names {turn.identities[side].describe()} as {side}, not {genesis.identities[side].describe()}",
                                      file=turn.source, field=f"identities.{side}",
                                      hint="this file belongs to another game or was forged; do not trust it")
-    signing.verify(turn.envelope, genesis.identities[turn.writer], SIGN_CONTEXT, source=turn.source, role=turn.writer)
+    signing.verify(turn.envelope, genesis.identities[turn.writer], SIGN_CONTEXT, source=turn.source, role=turn.writer,
+                   body_bytes=turn.signed_body)

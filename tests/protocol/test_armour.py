@@ -162,3 +162,50 @@ def test_a_block_read_again_is_not_read_twice_and_a_refusal_names_each_source(mo
             dearmour(damaged, "TURN", source)
         assert caught.value.file == source
     assert reads == ["a.pbem", "c.pbem", "d.pbem"]
+
+
+def _by_lines_or_refusal(text, kind):
+    from pbem.protocol.armour import _by_lines
+
+    try:
+        return _by_lines(text, kind, "t")
+    except BadInput:
+        return "refused"
+
+
+@given(st.binary(min_size=1, max_size=400), st.sampled_from([{}, HEADERS, {"Side": "US"}]),
+       st.sampled_from(["", "Hi,\n\n", "text\n"]), st.sampled_from(["", "\n", "Bob\n", "\n-- \nsig\n"]))
+def test_a_block_as_pbem_wrote_it_is_read_as_the_line_reader_reads_it(payload, headers, before, after):
+    """The quick reader (issue 26) takes a block exactly as :func:`armour` wrote it, with text around it, and gives
+    what the line-by-line reader gives."""
+    from pbem.protocol.armour import _as_written
+
+    text = before + armour("TURN", payload, headers) + after
+    assert _as_written(text, "TURN") == _by_lines_or_refusal(text, "TURN") == ("TURN", headers, payload)
+    assert _as_written(text.rstrip("\n"), "TURN") == ("TURN", headers, payload)
+
+
+@pytest.mark.parametrize("transform", transforms(), ids=lambda f: f.__name__)
+def test_the_quick_reader_leaves_what_mail_did_to_the_line_reader(transform):
+    from pbem.protocol.armour import _as_written
+
+    text = transform(block(bytes(range(256)) * 3))
+    assert _as_written(text, "TURN") in (None, ("TURN", HEADERS, bytes(range(256)) * 3))
+
+
+def test_the_quick_reader_takes_no_changed_character_the_line_reader_refuses():
+    """Every byte of a block changed to each character that matters: the quick reader either declines or agrees
+    with the line-by-line reader, which names the damage."""
+    from pbem.protocol.armour import _as_written
+
+    text = "Hi\n" + block(bytes(range(100)), headers={"Game": "ab", "Sequence": "3"}) + "Bob\n"
+    for position in range(len(text)):
+        for char in "A=+/\n :>-\r xQ":
+            changed = text[:position] + char + text[position + 1:]
+            quick = _as_written(changed, "TURN")
+            assert quick is None or quick == _by_lines_or_refusal(changed, "TURN"), (position, char)
+        dropped = text[:position] + text[position + 1:]
+        quick = _as_written(dropped, "TURN")
+        assert quick is None or quick == _by_lines_or_refusal(dropped, "TURN"), position
+    assert _as_written(text, "ORDERS") is None
+    assert _as_written(text + text, "TURN") is None
