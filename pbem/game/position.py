@@ -5,7 +5,8 @@ player-turn (a unit moved elsewhere, a unit left out) and the lying view
 would pass every check that player runs until his next orders were judged
 on the true position.  So the public record carries ``position``: the
 digest of the position as the views show it, without what each side keeps
-to itself (its standing defense, the American intelligence priorities).
+to itself (its standing defense, its forfeit choice, the American
+intelligence priorities).
 
 * Without hidden units both views show the same position: each is checked
   against that one digest (``pbem view``, ``verify --replay-mine``,
@@ -27,9 +28,15 @@ from typing import Any
 from pbem.protocol.canonical import digest
 
 
+#: What a side keeps to itself (each view shows only its own): its standing defense and its forfeit choice (I26).
+OWN_CHOICES = ("standing", "forfeit")
+
+
 def shown_position(state_json: dict[str, Any]) -> dict[str, Any]:
-    """A view's position without what one side keeps to itself: its standing defense and intelligence priorities."""
-    shown = {k: v for k, v in state_json.items() if k != "standing"}
+    """A view's position without what one side keeps to itself: its standing defense, its forfeit choice (I26,
+    spi-1975; written only once one is made, so a game without one digests as before) and the American
+    intelligence priorities."""
+    shown = {k: v for k, v in state_json.items() if k not in OWN_CHOICES}
     hidden = shown.get("hidden")
     if isinstance(hidden, dict):
         shown["hidden"] = {k: v for k, v in hidden.items() if k != "priority"}
