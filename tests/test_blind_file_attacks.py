@@ -250,14 +250,15 @@ def illegal_mover(monkeypatch, rule: str):
         yield cheat
 
 
-@pytest.mark.parametrize("rule,words", [("5.13", "allowance"), ("6.0", "zone of control")])
+@pytest.mark.parametrize("rule,words,scenario", [("5.13", "allowance", SCENARIO), ("6.0", "zone of control", SCENARIO),
+                                                 ("5.21", "sea", "leyte-assault")])
 def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the_step_and_the_unit(
-        tmp_path, monkeypatch, rule, words):
+        tmp_path, monkeypatch, rule, words, scenario):
     for attempt in range(4):  # a game where one of his hidden units can make such a move
         base = tmp_path / str(attempt)
         base.mkdir()
         with illegal_mover(monkeypatch, rule) as cheat:
-            players = _begin(base)  # (the secrets run on from the last attempt: another game)
+            players = _begin(base, scenario)  # (the secrets run on from the last attempt: another game)
             play_to_the_end(players)
             publish_secret(players)
         if cheat:
