@@ -55,8 +55,17 @@ def publish_secret(
 
 
 @blind_app.command("view")
-def view(folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")]) -> None:
-    """The American view of the latest step, as JSON (what the US player writes his orders from)."""
+def view(
+    folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
+    key: Annotated[Optional[Path], typer.Option("--key", help="Your key: your own side's view (the Japanese player's: his own units, his committed set-up before step 1).")] = None,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """The American view of the latest step, as JSON (what the US player writes his orders from); with --key, your side's."""
+    if key is not None:
+        from pbem.cli.blind_reading import side_view
+
+        output.echo_json(side_view(folder, key, passphrase_env).view)
+        return
     from pbem.game.blind_files import latest_view
 
     output.echo_json(latest_view(folder))
