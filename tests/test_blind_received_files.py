@@ -322,3 +322,42 @@ def test_a_japanese_player_who_stalls_is_named_as_the_one_awaited(game, tmp_path
     assert doc["next_writer"] == "JP" and doc["verified"] and doc["role"] == "US"
     said = pbem("blind", "next", folder, "--key", game["US"].key, "--bot", "greedy", code=2)
     assert "not yours to write" in said and "JP writes it" in said
+
+
+# -- the American orders: judged on his own view -------------------------------------------------------------------
+
+def test_american_orders_falsely_rejected_are_caught_at_once_naming_the_japanese_player(game, tmp_path, monkeypatch):
+    """The Japanese player's modified pbem rejects American orders the American view finds nothing wrong with (he
+    would see the American plans and make him move again): the American player re-judges them on his view at once."""
+    from pbem.game import blind_run
+
+    n = next(k for k in range(3, 19, 2) if body(game["JP"].game / blindfile.file_name(k)).get("orders"))
+    seq = n // 2 + 1
+    jp_folder = upto(game, "JP", n, tmp_path)
+    real = blind_run.play
+
+    def rejecting(loaded, ruleset, state, orders, stream, **kw):
+        if kw.get("seq") == seq:
+            orders = {"moves": "not a list"}  # a rejection of his own making
+        return real(loaded, ruleset, state, orders, stream, **kw)
+
+    with monkeypatch.context() as m:
+        m.setattr(blind_run, "play", rejecting)
+        pbem("blind", "next", jp_folder, "--key", game["JP"].key, "--bot", "greedy")
+    folder = upto(game, "US", n, tmp_path)
+    shutil.copy(jp_folder / blindfile.file_name(n + 1), folder / blindfile.file_name(n + 1))
+    assert json.loads(pbem("blind", "view", folder))["last"]["valid"] is False
+    refused(folder, game["US"].key, code=1, words=[f"step {seq}: JP rejected the American orders, in which the American "
+                                                   "view finds no problem", "caught at once"])
+
+
+@pytest.mark.parametrize("change,code,words", [
+    (lambda b: b.update(orders={"1": {"deployment": "x"}}), 1, "step 1: JP published orders that are not the ones he committed"),
+    (lambda b: b.update(orders=[1]), 2, "blind-secret-JP.pbem: orders"),
+    (lambda b: b.update(secret=5), 2, "blind-secret-JP.pbem: secret"),
+], ids=["other-orders", "orders-not-an-object", "secret-not-base64"])
+def test_a_published_secret_that_is_malformed_or_false_is_refused_or_found_by_the_audit(game, tmp_path, change, code, words):
+    folder = tmp_path / "US"
+    shutil.copytree(game["US"].game, folder)
+    resign(folder / blindfile.SECRET_NAME, game["JP"].key, change)
+    assert words in pbem("audit", folder, code=code)

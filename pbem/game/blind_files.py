@@ -27,7 +27,7 @@ from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game import blind_run as br
-from pbem.game.referee import genesis_step
+from pbem.game.referee import genesis_step, verdict
 from pbem.game.scenario_ref import scenario_hash
 from pbem.model.common import HIDDEN_UNITS
 from pbem.protocol import blindfile, commitment, dice, signing
@@ -279,6 +279,36 @@ class _FileAmerican(br.American):
         return {}
 
 
+def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> list[str]:
+    """The American orders of step ``pub.seq`` judged again on the view he wrote them on, as the Japanese player must
+    judge them (:func:`pbem.game.referee.verdict`; referee mode's ``status`` does the same): the verdict, the problems
+    and, for a rejection, the unchanged position and no dice must be what the publication shows.  A false rejection
+    would show the Japanese player the American plans and make the American player move again."""
+    from pbem.game.codec import state_from_json
+    from pbem.game.limits import capped
+    from pbem.protocol.canonical import canonical_bytes
+
+    try:
+        seen = state_from_json(before["state"])
+    except (KeyError, TypeError, ValueError, BadInput):
+        return []  # the view before was unreadable: a finding of its own step already
+    ruleset = held.loaded.scenario.ruleset.model_dump(mode="json")
+    _, problems = verdict(held.loaded, ruleset, seen, orders, f"step {pub.seq}")
+    expected = capped([p.as_dict() for p in problems])
+    last = pub.view.get("last") or {}
+    if not expected:
+        return [] if last.get("valid") is True else [
+            "rejected the American orders, in which the American view finds no problem (a rejection the American "
+            "player cannot check would show his plans and make him move again)"]
+    if last.get("valid") is not False:
+        return [f"carried out American orders in which the American view finds {len(expected)} problem(s)"]
+    if canonical_bytes(last.get("problems")) != canonical_bytes(expected):
+        return ["recorded other problems for the rejected American orders than the American view finds"]
+    if pub.rolls or canonical_bytes(pub.view.get("state")) != canonical_bytes(before.get("state")):
+        return ["rejected the American orders, but the position changed or dice were rolled"]
+    return []
+
+
 def findings(held: BlindGame) -> list[br.Finding]:
     """What each player checks at once on the files he received (and ``verify`` on the folder), naming the cheater."""
     record = held.record
@@ -300,6 +330,9 @@ def findings(held: BlindGame) -> list[br.Finding]:
             record.findings.append(br.Finding("JP", seq, br.AT_ONCE, f"published a view or record that cannot be read "
                                                                      f"({type(exc).__name__}: {exc})"))
             american.roots[seq] = (pub.root, [])
+        if pub.side == "US" and previous is not None and seq in record.us_orders:
+            record.findings += [br.Finding("JP", seq, br.AT_ONCE, what)
+                                for what in _rejudged(held, previous.view, pub, record.us_orders[seq][0])]
         previous = pub
     found = sorted(record.findings + held.problems, key=lambda f: f.seq)
     # the American player's side, which the Japanese player checks as each file arrives
