@@ -208,7 +208,10 @@ def _take(held: BlindGame, message: blindfile.Message, body: dict, side: str) ->
         if pub.seq != len(record.publications) + 1:
             raise VerificationFailed(f"publishes step {pub.seq} where step {len(record.publications) + 1} is due (JP)",
                                      file=message.source, field="publication.seq", hint="do not play on; show the file to your opponent")
-        due = "setup" if pub.seq == 1 else "US" if pub.seq in record.us_orders else "JP"
+        last = record.publications[-1] if record.publications else None  # the set-up is step 1, again only if rejected
+        again = last is not None and last.side == "setup" and isinstance(last.view.get("last"), dict) \
+            and last.view["last"].get("valid") is False
+        due = "US" if pub.seq in record.us_orders else "setup" if last is None or again else "JP"
         if pub.side != due:  # the American file before it says whose step it is: his orders, or his seed
             answered = Path(held.messages[message.n - 1].source).name
             held.problems.append(br.Finding("JP", pub.seq, br.AT_ONCE, f"published step {pub.seq} as a {pub.side} step, "
