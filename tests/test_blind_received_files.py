@@ -111,6 +111,23 @@ def test_a_japanese_player_turn_opening_a_marker_against_the_root_before_it_is_r
             words=[f"step {seq}: JP opened {tree.markers[0]} against the root before his own player-turn", "caught at once"])
 
 
+def test_an_american_player_turn_opening_a_marker_the_rules_did_not_expose_is_refused_at_once(game, tmp_path):
+    """Opened against the right root, but not exposed: a unit the step does not name, or a dummy it does not remove."""
+    n = pub_where(game, lambda p: p["side"] == "US" and p["seq"] > 2)
+    seq = n // 2
+    folder = upto(game, "US", n, tmp_path)
+    pub = body(folder / blindfile.file_name(n))["publication"]
+    tree = tree_at(game, seq - 1)
+    opened = {o["marker"] for o in pub["before"]}
+    standing = {o["marker"] for o in body(folder / blindfile.file_name(n - 2))["publication"]["after"]}
+    extra = next(m for m in tree.markers if m not in opened | standing)  # a marker that stayed hidden
+    resign(folder / blindfile.file_name(n), game["JP"].key,
+           lambda b: b["publication"]["before"].append(tree.opening(extra).as_json()))
+    refused(folder, game["US"].key, code=1, words=[f"step {seq}: JP", "caught at once"])
+    assert any(f["seq"] == seq and ("a unit the step does not show" in f["problem"] or "dumm" in f["problem"])
+               for f in findings(folder)), findings(folder)
+
+
 def test_an_opening_against_another_step_s_root_is_refused_at_once(game, tmp_path):
     n = pub_where(game, lambda p: p["before"] and p["side"] == "US" and p["seq"] > 2)
     seq = n // 2
