@@ -282,6 +282,12 @@ class _FileAmerican(br.American):
         return {}
 
 
+def rules_of(held: BlindGame) -> dict:
+    """The ruleset the game is played by, as its genesis fixes it: the record's once the genesis names an edition
+    (``Record.ruleset``), else the scenario's own."""
+    return getattr(held.record, "ruleset", None) or held.loaded.scenario.ruleset.model_dump(mode="json")
+
+
 def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> list[str]:
     """The American orders of step ``pub.seq`` judged again on the view he wrote them on, as the Japanese player must
     judge them (:func:`pbem.game.referee.verdict`; referee mode's ``status`` does the same): the verdict, the problems
@@ -295,8 +301,7 @@ def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> lis
         seen = state_from_json(before["state"])
     except (KeyError, TypeError, ValueError, BadInput):
         return []  # the view before was unreadable: a finding of its own step already
-    ruleset = held.loaded.scenario.ruleset.model_dump(mode="json")
-    _, problems = verdict(held.loaded, ruleset, seen, orders, f"step {pub.seq}")
+    _, problems = verdict(held.loaded, rules_of(held), seen, orders, f"step {pub.seq}")
     expected = capped([p.as_dict() for p in problems])
     last = pub.view.get("last") or {}
     if not expected:
