@@ -113,37 +113,50 @@ def test_a_japanese_player_turn_opening_a_marker_against_the_root_before_it_is_r
 
 def test_an_american_player_turn_opening_a_marker_the_rules_did_not_expose_is_refused_at_once(game, tmp_path):
     """Opened against the right root, but not exposed: a unit the step does not name, or a dummy it does not remove."""
-    n = pub_where(game, lambda p: p["side"] == "US" and p["seq"] > 2)
-    seq = n // 2
+    us = game["US"].game
+
+    def hidden_left(n):  # markers of the root before American step n//2 that stood hidden and that it does not open
+        pub, earlier = body(us / blindfile.file_name(n))["publication"], body(us / blindfile.file_name(n - 2))["publication"]
+        shown = {o["marker"] for o in pub["before"] + earlier["after"]}
+        return [m for m in tree_at(game, n // 2 - 1).markers if m not in shown]
+
+    n = next((k for k in range(6, len(blindfile.numbered_files(us)), 2)
+              if body(us / blindfile.file_name(k))["publication"]["side"] == "US" and hidden_left(k)), None)
+    assert n is not None, "no American player-turn left a marker hidden"
+    seq, extra = n // 2, hidden_left(n)[0]
     folder = upto(game, "US", n, tmp_path)
-    pub = body(folder / blindfile.file_name(n))["publication"]
-    tree = tree_at(game, seq - 1)
-    opened = {o["marker"] for o in pub["before"]}
-    standing = {o["marker"] for o in body(folder / blindfile.file_name(n - 2))["publication"]["after"]}
-    extra = next(m for m in tree.markers if m not in opened | standing)  # a marker that stayed hidden
-    resign(folder / blindfile.file_name(n), game["JP"].key,
-           lambda b: b["publication"]["before"].append(tree.opening(extra).as_json()))
+    opening = tree_at(game, seq - 1).opening(extra).as_json()
+    resign(folder / blindfile.file_name(n), game["JP"].key, lambda b: b["publication"]["before"].append(opening))
     refused(folder, game["US"].key, code=1, words=[f"step {seq}: JP", "caught at once"])
     assert any(f["seq"] == seq and ("a unit the step does not show" in f["problem"] or "dumm" in f["problem"])
                for f in findings(folder)), findings(folder)
 
 
 def test_an_opening_against_another_step_s_root_is_refused_at_once(game, tmp_path):
-    n = pub_where(game, lambda p: p["before"] and p["side"] == "US" and p["seq"] > 2)
+    """A true leaf of the same marker, but from the tree of an earlier step than the root he must open against."""
+    us = game["US"].game
+
+    def stale(n):  # an opening of n's first marker from the tree two steps before its root, when it stood there
+        pub = body(us / blindfile.file_name(n))["publication"]
+        if pub["side"] != "US" or pub["seq"] <= 2 or not pub["before"]:
+            return None
+        older = tree_at(game, pub["seq"] - 2)
+        marker = pub["before"][0]["marker"]
+        return older.opening(marker).as_json() if marker in older.markers else None
+
+    n = next((k for k in range(6, len(blindfile.numbered_files(us)), 2) if stale(k)), None)
+    if n is None:  # no marker opened stood in the same hex two steps before: the set-up's tree against step 1's
+        n = pub_where(game, lambda p: p["side"] == "US" and p["seq"] == 2)
     seq = n // 2
     folder = upto(game, "US", n, tmp_path)
-    marker = body(folder / blindfile.file_name(n))["publication"]["before"][0]["marker"]
-    older = tree_at(game, seq - 2)
-    if marker not in older.markers:
-        pytest.skip("the marker did not stand there two steps earlier")
-    stale = older.opening(marker).as_json()
+    wrong = stale(n) or tree_at(game, seq).opening(tree_at(game, seq).markers[0]).as_json()  # his next tree: another root
 
     def swap(b):
-        b["publication"]["before"][0] = stale
+        b["publication"]["before"][:1] = [wrong]
 
     resign(folder / blindfile.file_name(n), game["JP"].key, swap)
-    refused(folder, game["US"].key, code=1, words=[f"step {seq}: JP opened the marker in {marker} with a leaf that does "
-                                                   "not match the root he committed", "caught at once"])
+    refused(folder, game["US"].key, code=1, words=[f"step {seq}: JP opened the marker in {wrong['marker']} with a leaf that "
+                                                   "does not match the root he committed", "caught at once"])
 
 
 # -- the Japanese publication: whose step, which dice -------------------------------------------------------------
