@@ -111,21 +111,34 @@ def test_a_japanese_player_turn_opening_a_marker_against_the_root_before_it_is_r
             words=[f"step {seq}: JP opened {tree.markers[0]} against the root before his own player-turn", "caught at once"])
 
 
+def setup_tree(players) -> commitment.Commitment:
+    """The tree the genesis committed (the set-up's root), rebuilt from the published secret and set-up orders."""
+    from pbem.game.blind_files import load
+    from pbem.game.blind_views import placed_setup
+
+    held = load(players["US"].game)
+    return commitment.commit(held.secret, game=held.game, seq=-1, pieces=pieces(placed_setup(held.loaded, held.jp_orders[1])))
+
+
 def test_an_american_player_turn_opening_a_marker_the_rules_did_not_expose_is_refused_at_once(game, tmp_path):
-    """Opened against the right root, but not exposed: a unit the step does not name, or a dummy it does not remove."""
+    """Opened against the right root, but not exposed: a unit the step does not name, or a dummy it does not remove
+    (the set-up's intelligence roll, or an American player-turn, whichever first leaves a marker hidden)."""
     us = game["US"].game
 
-    def hidden_left(n):  # markers of the root before American step n//2 that stood hidden and that it does not open
-        pub, earlier = body(us / blindfile.file_name(n))["publication"], body(us / blindfile.file_name(n - 2))["publication"]
-        shown = {o["marker"] for o in pub["before"] + earlier["after"]}
-        return [m for m in tree_at(game, n // 2 - 1).markers if m not in shown]
+    def hidden_left(n):  # the tree n's openings are checked against, and its markers n leaves hidden
+        pub = body(us / blindfile.file_name(n))["publication"]
+        tree = setup_tree(game) if n == 2 else tree_at(game, n // 2 - 1)
+        shown = {o["marker"] for o in pub["before"]}
+        if n > 2:
+            shown |= {o["marker"] for o in body(us / blindfile.file_name(n - 2))["publication"]["after"]}
+        return tree, [m for m in tree.markers if m not in shown]
 
-    n = next((k for k in range(6, len(blindfile.numbered_files(us)), 2)
-              if body(us / blindfile.file_name(k))["publication"]["side"] == "US" and hidden_left(k)), None)
-    assert n is not None, "no American player-turn left a marker hidden"
-    seq, extra = n // 2, hidden_left(n)[0]
+    n = next((k for k in range(2, len(blindfile.numbered_files(us)), 2)
+              if body(us / blindfile.file_name(k))["publication"]["side"] in ("setup", "US") and hidden_left(k)[1]), None)
+    assert n is not None, "no step left a marker hidden"
+    seq, (tree, left) = n // 2, hidden_left(n)
     folder = upto(game, "US", n, tmp_path)
-    opening = tree_at(game, seq - 1).opening(extra).as_json()
+    opening = tree.opening(left[0]).as_json()
     resign(folder / blindfile.file_name(n), game["JP"].key, lambda b: b["publication"]["before"].append(opening))
     refused(folder, game["US"].key, code=1, words=[f"step {seq}: JP", "caught at once"])
     assert any(f["seq"] == seq and ("a unit the step does not show" in f["problem"] or "dumm" in f["problem"])
