@@ -15,74 +15,9 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
-from pathlib import Path
 
-from tests.games import pbem, run
-
-SCENARIO = "test-skirmish"  # the smallest scenario with a hidden Japanese set-up
-
-
-class Player:
-    def __init__(self, base: Path, side: str):
-        self.side, self.dir = side, base / side.lower()
-        self.dir.mkdir()
-        self.game = self.dir / "game"
-        pbem("keygen", side.lower(), "--dir", self.dir, "--no-passphrase")
-        self.key = self.dir / f"{side.lower()}.key"
-        self.pub = self.dir / f"{side.lower()}.pub"
-
-    def status(self, code: int = 0) -> str:
-        return pbem("status", self.game, "--key", self.key, code=code)
-
-    def mail(self, name: str, to: "Player") -> None:
-        shutil.copy(self.game / name, to.game / name)
-
-
-def begin(base: Path) -> dict[str, Player]:
-    players = {side: Player(base, side) for side in ("US", "JP")}
-    jp, us = players["JP"], players["US"]
-    said = pbem("new", SCENARIO, "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", jp.game,
-                "--no-referee", "--option", "hidden-units")
-    assert "blind-0000-JP.pbem" in said and "blind-private-JP.json" in said
-    us.game.mkdir()
-    jp.mail("blind-0000-JP.pbem", us)
-    return players
-
-
-def step(players: dict[str, Player]) -> str | None:
-    """The next file, written by whoever status says, with the command status prints; mailed where it says.
-    Returns the file's name (None when status asks for no ``pbem blind next``)."""
-    for side, player in players.items():
-        _, out, err = run("status", player.game, "--key", player.key)  # exit 1 once the secret is awaited
-        assert "Traceback" not in err, err
-        said = out + err
-        found = re.search(r"next: write (blind-\d{4}-\w\w\.pbem), .*?: (pbem blind next [^;]+); then send \1 to the (US|JP) player", said)
-        if found:
-            name, command, to = found.groups()
-            words = shlex.split(command.replace("--orders ORDERS.json", "--bot greedy"))[1:]
-            if "--bot" not in words:  # the Japanese player: asked for his orders once he has seen the step
-                code, out, err = run(*words)
-                if code == 2:
-                    assert "you move next" in out + err and "blind-view-JP-" in out + err
-                    pbem(*words, "--bot", "greedy")
-                else:
-                    assert code == 0, out + err
-            else:
-                pbem(*words)
-            player.mail(name, players[to])
-            return name
-    return None
-
-
-def play_to_the_end(players: dict[str, Player], until: int | None = None) -> int:
-    written = 0
-    while step(players) is not None:
-        written += 1
-        assert written < 200
-        if until is not None and written >= until:
-            break
-    return written
+from tests.blind_games import SCENARIO, Player, begin, play_to_the_end, play_until, resign, step
+from tests.games import pbem
 
 
 def test_a_game_with_hidden_units_and_no_referee_is_played_verified_and_audited_through_the_files(tmp_path):
@@ -112,17 +47,6 @@ def test_a_game_with_hidden_units_and_no_referee_is_played_verified_and_audited_
     assert "game is over and the secret published" in us.status()
 
 
-def _resign(path: Path, key: Path, change) -> None:
-    """A cheater (he holds his own key) rewrites his file and signs it again."""
-    from pbem.protocol import blindfile
-    from pbem.protocol.keys import read_private
-
-    message = blindfile.read(path.read_text(), str(path))
-    body = json.loads(json.dumps(message.body))
-    change(body)
-    path.write_text(blindfile.write(read_private(key, None), {k: v for k, v in body.items() if k not in ("format", "mode")}))
-
-
 def test_an_opening_that_does_not_match_its_commitment_is_caught_at_once_naming_the_japanese_player(tmp_path):
     from pbem.protocol import blindfile
     from pbem.protocol.canonical import b64d, b64e
@@ -143,7 +67,7 @@ def test_an_opening_that_does_not_match_its_commitment_is_caught_at_once_naming_
         salt = b64d(opening["salt"])
         opening["salt"] = b64e(bytes([salt[0] ^ 1]) + salt[1:])
 
-    _resign(us.game / name, jp.key, lie)
+    resign(us.game / name, jp.key, lie)
     said = pbem("blind", "next", us.game, "--key", us.key, code=1)
     assert "do not play on" in said and "JP opened the marker" in said and "does not match" in said
     assert "caught at once" in said
@@ -198,29 +122,16 @@ def test_a_set_up_against_the_rules_is_refused_before_it_is_committed(tmp_path):
     assert not players["JP"].game.exists()
 
 
-def _play_until(players: dict[str, Player], wanted) -> tuple[str, dict]:
-    """Play on until a file whose body ``wanted`` accepts has been written and mailed; its name and body."""
-    from pbem.protocol import blindfile
-
-    while True:
-        name = step(players)
-        assert name is not None, "no such file in the whole game"
-        writer = players[name[-7:-5]]
-        body = blindfile.read((writer.game / name).read_text(), name).body
-        if wanted(body):
-            return name, body
-
-
 def test_a_wrong_roll_is_caught_at_once_naming_the_japanese_player(tmp_path):
     players = begin(tmp_path)
     jp, us = players["JP"], players["US"]
-    name, _ = _play_until(players, lambda b: b.get("from") == "JP" and (b.get("publication") or {}).get("rolls"))
+    name, _ = play_until(players, lambda b: b.get("from") == "JP" and (b.get("publication") or {}).get("rolls"))
 
     def lie(body):
         roll = body["publication"]["rolls"][0]
         roll["value"] = roll["value"] % 6 + 1
 
-    _resign(us.game / name, jp.key, lie)
+    resign(us.game / name, jp.key, lie)
     said = pbem("blind", "next", us.game, "--key", us.key, code=1)
     assert "do not play on" in said and "JP recorded rolls that the committed seed and the salt do not give" in said
 
@@ -230,8 +141,8 @@ def test_an_american_seed_other_than_committed_is_caught_by_the_japanese_player_
 
     players = begin(tmp_path)
     jp, us = players["JP"], players["US"]
-    name, _ = _play_until(players, lambda b: b.get("from") == "US" and b.get("seed") and b["n"] > 1)
-    _resign(jp.game / name, us.key, lambda body: body.update(seed=b64e(bytes(32))))
+    name, _ = play_until(players, lambda b: b.get("from") == "US" and b.get("seed") and b["n"] > 1)
+    resign(jp.game / name, us.key, lambda body: body.update(seed=b64e(bytes(32))))
     said = pbem("blind", "next", jp.game, "--key", jp.key, "--bot", "greedy", code=1)
     assert "do not play on" in said and "US revealed a seed that is not the one his acknowledgement committed" in said
     assert "US revealed a seed" in pbem("verify", jp.game, code=1)

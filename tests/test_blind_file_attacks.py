@@ -9,7 +9,7 @@ Japanese player and the moment: at once (``pbem blind next``/``verify``/
 
 The games are made reproducible (fixed game id and per-game secrets), so an
 honest game played first says which step and which marker a cheat aims at.
-The helpers are tests/test_blind_cli.py's.
+The helpers are tests/blind_games.py's.
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import re
-import shlex
 from pathlib import Path
 
 import pytest
@@ -26,8 +24,9 @@ import pytest
 from pbem.protocol import blindfile
 from pbem.protocol import commitment as c
 from pbem.protocol.canonical import canonical_bytes
-from tests.test_blind_cli import _resign, pbem, play_to_the_end, step
-from tests.test_blind_cli import begin as _begin
+from tests.blind_games import SCENARIO, Player, play_to_the_end, publish_secret, resign, step
+from tests.blind_games import begin as _begin
+from tests.games import pbem
 
 GAME = "b1" * 16
 
@@ -42,10 +41,10 @@ def reproducible(monkeypatch):
 SECRETS = [itertools.count()]  # the Japanese player's secret first (pbem new), then the American player's
 
 
-def begin(base: Path) -> dict:
+def begin(base: Path, scenario: str = SCENARIO) -> dict:
     base.mkdir(parents=True, exist_ok=True)
     SECRETS[0] = itertools.count(1)
-    return _begin(base)
+    return _begin(base, scenario)
 
 
 def bodies(folder: Path) -> list[dict]:
@@ -56,8 +55,8 @@ def publications(folder: Path) -> dict[int, dict]:
     return {b["publication"]["seq"]: b["publication"] for b in bodies(folder) if b["from"] == "JP" and b["n"] > 0}
 
 
-def honest(base: Path) -> dict[int, dict]:
-    players = begin(base)
+def honest(base: Path, scenario: str = SCENARIO) -> dict[int, dict]:
+    players = begin(base, scenario)
     play_to_the_end(players)
     return publications(players["US"].game)
 
@@ -75,21 +74,14 @@ def cheating_commitments(monkeypatch, change):
         yield
 
 
-def play_with_cheater(base: Path, monkeypatch, change) -> dict:
+def play_with_cheater(base: Path, monkeypatch, change, scenario: str = SCENARIO) -> dict:
     """A whole game in which the Japanese player's commands build cheated roots (the American player's build only
     the empty root, which ``change`` leaves alone; his checks build none), then the secret published."""
     with cheating_commitments(monkeypatch, change):
-        players = begin(base)
+        players = begin(base, scenario)
         play_to_the_end(players)
         publish_secret(players)
     return players
-
-
-def publish_secret(players) -> None:
-    jp, us = players["JP"], players["US"]
-    command = re.search(r"(pbem blind publish-secret [^;]+);", jp.status(code=1)).group(1)
-    pbem(*shlex.split(command)[1:])
-    jp.mail(blindfile.SECRET_NAME, us)
 
 
 def against(pub: dict) -> int:
@@ -138,8 +130,8 @@ def test_a_marker_committed_as_the_other_kind_is_caught_at_once_when_opened(tmp_
 # -- (2) a commitment changed between turns otherwise than the moves: at the audit -------------------------------
 
 def test_two_hidden_identities_swapped_in_a_root_are_caught_at_the_audit_naming_the_step(tmp_path, monkeypatch):
-    monkeypatch.setattr("tests.test_blind_cli.SCENARIO", "leyte-assault")  # test-skirmish exposes nearly every unit
-    pubs = honest(tmp_path / "honest")
+    scenario = "leyte-assault"  # test-skirmish exposes nearly every unit
+    pubs = honest(tmp_path / "honest", scenario)
     # two hidden units no opening against that root shows: nothing the American player sees can show the swap
     quiet = {s for s in pubs if s > 1 and pubs[s]["side"] != "setup"}
     swapped = {}
@@ -155,7 +147,7 @@ def test_two_hidden_identities_swapped_in_a_root_are_caught_at_the_audit_naming_
                 swapped.update(seq=s, pair=pair)
         return pieces
 
-    players = play_with_cheater(tmp_path / "cheat", monkeypatch, swap)
+    players = play_with_cheater(tmp_path / "cheat", monkeypatch, swap, scenario)
     us = players["US"]
     assert swapped, "no step to play the cheat on"
     seq = swapped["seq"]
@@ -187,7 +179,7 @@ def test_two_histories_a_second_signed_file_for_an_acknowledged_step_is_refused_
     def other(body):  # the same step told otherwise: another root
         body["publication"]["root"] = "sha256:" + "0" * 64
 
-    _resign(jp.game / name, jp.key, other)  # he rewrites his own copy and sends it as a "correction"
+    resign(jp.game / name, jp.key, other)  # he rewrites his own copy and sends it as a "correction"
     jp.mail(name, us)
     assert (us.game / name).read_text() != first
     answered = blindfile.file_name(int(name[6:10]) + 1)
@@ -209,7 +201,7 @@ def test_a_rewritten_earlier_file_breaks_the_chain_and_is_refused_naming_it(tmp_
     def rewrite(body):
         body["publication"]["public"] = {**body["publication"]["public"], "note": "rewritten"}
 
-    _resign(us.game / name, jp.key, rewrite)
+    resign(us.game / name, jp.key, rewrite)
     for command in (("verify", us.game), ("blind", "next", us.game, "--key", us.key), ("audit", us.game)):
         said = pbem(*command, code=1)
         assert f"{blindfile.file_name(3)}: prev: does not follow {name}" in said, said
@@ -227,7 +219,7 @@ def illegal_mover(monkeypatch, rule: str):
     from pbem.game.referee import record_step
     from pbem.game.views import state_of_view
     from pbem.protocol.canonical import canonical_bytes
-    from tests.test_blind_run import IllegalMover
+    from tests.blind_games import IllegalMover
 
     real_orders, real_play, cheat = bot.bot_orders, br.play, {}
 
@@ -258,14 +250,15 @@ def illegal_mover(monkeypatch, rule: str):
         yield cheat
 
 
-@pytest.mark.parametrize("rule,words", [("5.13", "allowance"), ("6.0", "zone of control")])
+@pytest.mark.parametrize("rule,words,scenario", [("5.13", "allowance", SCENARIO), ("6.0", "zone of control", SCENARIO),
+                                                 ("5.21", "sea", "leyte-assault")])
 def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the_step_and_the_unit(
-        tmp_path, monkeypatch, rule, words):
+        tmp_path, monkeypatch, rule, words, scenario):
     for attempt in range(4):  # a game where one of his hidden units can make such a move
         base = tmp_path / str(attempt)
         base.mkdir()
         with illegal_mover(monkeypatch, rule) as cheat:
-            players = _begin(base)  # (the secrets run on from the last attempt: another game)
+            players = _begin(base, scenario)  # (the secrets run on from the last attempt: another game)
             play_to_the_end(players)
             publish_secret(players)
         if cheat:
@@ -319,7 +312,6 @@ def swapped_games(tmp_path, monkeypatch) -> tuple[list[str], int, bool]:
     from pbem.game import blind_run as br
     from pbem.datafiles import load_scenario
     from pbem.game.referee import genesis_step
-    from tests.test_blind_cli import Player
 
     name = "leyte-assault"  # test-skirmish exposes nearly every unit at once
     monkeypatch.setattr("pbem.protocol.keys.generate", _same_keys)

@@ -7,14 +7,13 @@ from functools import lru_cache
 
 import pytest
 
-from pbem.bot.selfplay import SeededDice
 from pbem.datafiles import load_scenario
 from pbem.game import blind_run as br
 from pbem.game.exposure import hidden_markers, pieces
-from pbem.game.referee import play, record_step, verdict
-from pbem.model.common import NOT_ON_MAP
+from pbem.game.referee import record_step
 from pbem.protocol import commitment
 from pbem.protocol.keys import generate
+from tests.blind_games import IllegalMover
 
 US = generate("us")
 JP_SECRET, US_SECRET = bytes(range(32)), bytes(range(32, 64))
@@ -74,84 +73,6 @@ def test_the_run_is_played_again_exactly_from_the_two_secrets():
 
 
 # -- illegal hidden moves: found at the audit -------------------------------------------------------------------
-
-def _zoc(board, state):
-    return {n for u in state.units if u.side == "US" and state.on_map(u.id) for n in board.neighbours(state.locations[u.id])}
-
-
-def _candidate_paths(board, state, start, rule):
-    occupied = {h for h in state.locations.values() if h not in NOT_ON_MAP}
-    zoc = _zoc(board, state)
-    free = [h for h in board.neighbours(start) if board.land(h) and h not in occupied]
-    if rule == "5.13":  # a walk past the allowance, clear of every zone of control
-        path, seen = [], {start}
-        here = start
-        for _ in range(16):
-            nxt = [h for h in board.neighbours(here) if board.land(h) and h not in occupied and h not in zoc and h not in seen]
-            if not nxt:
-                break
-            here = nxt[0]
-            seen.add(here)
-            path.append(here)
-            yield list(path)
-    elif rule == "6.0":  # into an American zone of control, and on
-        for a in free:
-            if a in zoc:
-                continue
-            for b in board.neighbours(a):
-                if board.land(b) and b not in occupied and b in zoc:
-                    for c in board.neighbours(b):
-                        if board.land(c) and c not in occupied and c not in (start, a):
-                            yield [a, b, c]
-    elif rule == "5.21":  # into the sea
-        for a in board.neighbours(start):
-            if not board.land(a):
-                yield [a]
-        for a in free:
-            for b in board.neighbours(a):
-                if not board.land(b):
-                    yield [a, b]
-
-
-class IllegalMover(br.Japanese):
-    """Moves one hidden unit as the rules forbid (``rule``), reports the move in his orders, and carries it out."""
-
-    rule = "5.13"
-    cheat: tuple | None = None
-
-    def choose_orders(self, seq, step):
-        orders = super().choose_orders(seq, step)
-        state = step.state
-        if self.cheat is not None or not state.hidden.deployed or state.position.phasing != "JP":
-            return orders
-        ruleset = self.loaded.scenario.ruleset.model_dump(mode="json")
-        attacking = {u for a in orders.get("attacks", []) for u in [*a["attackers"], *a.get("barrage", [])]}
-        zoc = _zoc(self.loaded.board, state)
-        for hex_id, unit in sorted(hidden_markers(state).items()):
-            if state.unit(unit).is_dummy or unit in attacking or hex_id in zoc:
-                continue
-            honest = {**orders, "moves": [m for m in orders.get("moves", []) if m["unit"] != unit]}
-            trial = play(self.loaded, ruleset, state, honest, SeededDice("trial"), game=self.game, seq=seq,
-                         scenario_ref={"id": "t", "hash": "t"}, source="trial")
-            if not trial.last["valid"]:
-                continue
-            for path in _candidate_paths(self.loaded.board, trial.state, hex_id, self.rule):
-                cheat = {**honest, "moves": [*honest["moves"], {"unit": unit, "path": path}]}
-                _, problems = verdict(self.loaded, ruleset, state, cheat, "cheat")
-                if problems and {p.rule for p in problems} == {self.rule}:
-                    self.cheat = (seq, unit, path[-1], honest)
-                    return cheat
-        return orders
-
-    def carry_out(self, seq, step, orders, stream, ruleset):
-        if self.cheat is None or self.cheat[0] != seq:
-            return super().carry_out(seq, step, orders, stream, ruleset)
-        _, unit, end, honest = self.cheat
-        played = super().carry_out(seq, step, honest, stream, ruleset)
-        moved = played.state.model_copy(update={"locations": {**played.state.locations, unit: end}})
-        return record_step(moved, game=self.game, seq=seq, scenario_ref={"id": self.loaded.scenario.id, "hash": br.SELFPLAY},
-                           ruleset=ruleset, over=played.over, last=played.last, loaded=self.loaded, before=step.state)
-
 
 @pytest.mark.parametrize("rule,words,name", [("5.13", "allowance", "test-skirmish"), ("6.0", "zone of control", "test-skirmish"),
                                              ("5.21", "sea", "leyte-assault")])

@@ -8,8 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem.cli import blind_app, output
+from pbem.cli import blind_app, output, own_files
 from pbem.cli.players import KeyOption, PassphraseEnv
+
+NAME = "hidden-no-referee"  # pbem.protocol.blindfile.MODE, which loads the keys: not imported when the CLI starts
 
 
 @blind_app.command("next")
@@ -53,8 +55,17 @@ def publish_secret(
 
 
 @blind_app.command("view")
-def view(folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")]) -> None:
-    """The American view of the latest step, as JSON (what the US player writes his orders from)."""
+def view(
+    folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
+    key: Annotated[Optional[Path], typer.Option("--key", help="Your key: your own side's view (the Japanese player's: his own units, his committed set-up before step 1).")] = None,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """The American view of the latest step, as JSON (what the US player writes his orders from); with --key, your side's."""
+    if key is not None:
+        from pbem.cli.blind_reading import side_view
+
+        output.echo_json(side_view(folder, key, passphrase_env).view)
+        return
     from pbem.game.blind_files import latest_view
 
     output.echo_json(latest_view(folder))
@@ -124,3 +135,34 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
     else:
         typer.echo("\n".join(lines))
     raise typer.Exit(0 if not found else 1)
+
+
+class _FolderCommands:
+    """``verify``, ``audit``, ``status``, ``view``, ``show`` and ``dice`` on this mode's folder (:mod:`pbem.cli.own_files`).
+    The reading ones load :mod:`pbem.cli.blind_reading` only when they run."""
+
+    verify = staticmethod(verify_folder)
+    audit = staticmethod(audit_folder)
+    status = staticmethod(status_folder)
+
+    @staticmethod
+    def view(path: Path, key: Path, passphrase_env: Optional[str], as_json: bool) -> None:
+        from pbem.cli.blind_reading import view_game
+
+        view_game(path, key, passphrase_env, as_json)
+
+    @staticmethod
+    def drawn(path: Path, key: Path, passphrase_env: Optional[str]):
+        from pbem.cli.blind_reading import side_view
+
+        seen = side_view(path, key, passphrase_env)
+        return seen.view, seen.held.loaded
+
+    @staticmethod
+    def dice(path: Path, as_json: bool) -> None:
+        from pbem.cli.blind_reading import dice_game
+
+        dice_game(path, as_json)
+
+
+own_files.register(NAME, _FolderCommands())

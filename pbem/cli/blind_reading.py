@@ -33,8 +33,12 @@ def view_game(path: Path, key: Path, passphrase_env: Optional[str], as_json: boo
     if as_json:
         output.echo_json({**seen.view, "outlook": ahead})
     else:
-        typer.echo(f"{seen.side} view after step {seen.step} of a game with hidden units and no referee "
-                   f"({'markers only: 19B' if seen.side == 'US' else 'your own units, replayed with your secret'})")
+        if seen.step == 0:  # only the Japanese player's: his set-up as committed, before the 19B.7 roll
+            typer.echo("JP view of your set-up as your genesis committed it (blind-0000-JP.pbem), before step 1 "
+                       "(the intelligence roll, 19B.7): your own units, rebuilt with your secret")
+        else:
+            typer.echo(f"{seen.side} view after step {seen.step} of a game with hidden units and no referee "
+                       f"({'markers only: 19B' if seen.side == 'US' else 'your own units, replayed with your secret'})")
         typer.echo(text)
 
 

@@ -23,12 +23,11 @@ def verify(
     from pbem.errors import BadInput
     from pbem.game.checks import verify_game
     from pbem.game.folder import check_turn_sources
-    from pbem.protocol.blindfile import is_blind_folder
+    from pbem.cli.own_files import commands_for
 
-    if len(paths) == 1 and is_blind_folder(paths[0]):
-        from pbem.cli.blind import verify_folder
-
-        verify_folder(paths[0], as_json)
+    own = commands_for(paths[0]) if len(paths) == 1 else None
+    if own is not None:  # a mode whose games keep files of their own answers (pbem.cli.own_files)
+        own.verify(paths[0], as_json)
 
     check_turn_sources(paths)  # nothing named like a turn file is skipped in silence; mail damage is exit 2
 
@@ -107,12 +106,11 @@ def audit(
         _event("audit", games, reveals or [], html, as_json, jobs)
         return
     game = games[0]
-    from pbem.protocol.blindfile import is_blind_folder
+    from pbem.cli.own_files import commands_for
 
-    if is_blind_folder(game):
-        from pbem.cli.blind import audit_folder
-
-        audit_folder(game)
+    own = commands_for(game)
+    if own is not None:
+        own.audit(game)
         return
     from pbem.game.audit import audit_game, audit_with_key
     from pbem.game.folder import latest_turn, load_turn
@@ -181,9 +179,9 @@ def _one_game(paths: list[Path]) -> bool:
 
     if len(paths) != 1:
         return False
-    from pbem.protocol.blindfile import is_blind_folder
+    from pbem.cli.own_files import commands_for
 
-    if not paths[0].is_dir() or turn_files(paths[0]) or is_blind_folder(paths[0]):
+    if not paths[0].is_dir() or turn_files(paths[0]) or commands_for(paths[0]) is not None:
         return True
     from pbem.event.discover import games_under  # only when the folder holds no turn file of its own
 
@@ -226,12 +224,11 @@ def dice(
         _event("dice", games, None, html, as_json, jobs)
         return
     game = games[0]
-    from pbem.protocol.blindfile import is_blind_path
+    from pbem.cli.own_files import commands_for
 
-    if is_blind_path(game):  # no referee, hidden units: the rolls of the published steps (issue 24)
-        from pbem.cli.blind_reading import dice_game
-
-        dice_game(game, as_json)
+    own = commands_for(game)
+    if own is not None:  # e.g. no referee, hidden units: the rolls of the published steps (issue 24)
+        own.dice(game, as_json)
         return
     from pbem.game.dice_report import FACES, summarise
     from pbem.game.folder import check_turn_sources
@@ -266,12 +263,11 @@ def status(
 
     if not folder.is_dir():
         raise BadInput("is not a folder", file=str(folder), hint="give the folder where you keep this game's turn files")
-    from pbem.protocol.blindfile import is_blind_folder
+    from pbem.cli.own_files import commands_for
 
-    if is_blind_folder(folder):
-        from pbem.cli.blind import status_folder
-
-        status_folder(folder, key, passphrase_env, as_json)
+    own = commands_for(folder)
+    if own is not None:
+        own.status(folder, key, passphrase_env, as_json)
     holder = opened = None
     if key is not None:
         if key.suffix == ".pub":

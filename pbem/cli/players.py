@@ -52,12 +52,11 @@ def view(
     as_json: Annotated[bool, typer.Option("--json", help="Print the view as JSON.")] = False,
 ) -> None:
     """Open your side's view of a turn file: the position, what happened last, and what the scenario holds in store."""
-    from pbem.protocol.blindfile import is_blind_path
+    from pbem.cli.own_files import commands_for
 
-    if is_blind_path(turn):  # no referee, hidden units: the blind mode's own view (issue 24)
-        from pbem.cli.blind_reading import view_game
-
-        view_game(turn, key, passphrase_env, as_json)
+    own = commands_for(turn)
+    if own is not None:  # e.g. no referee, hidden units: the mode's own view (issue 24)
+        own.view(turn, key, passphrase_env, as_json)
         return
     from pbem.game.folder import load_turn
     from pbem.game.narrate import narrate

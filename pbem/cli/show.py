@@ -44,13 +44,11 @@ def show(
     from pbem.passphrase import open_key
     from pbem.render.scene import build_scene
 
-    from pbem.protocol.blindfile import is_blind_path
+    from pbem.cli.own_files import commands_for
 
-    if is_blind_path(turn):  # no referee, hidden units: the blind mode's own view (issue 24), drawn the same way
-        from pbem.cli.blind_reading import side_view
-
-        blind = side_view(turn, key, passphrase_env)
-        seen, loaded = blind.view, blind.held.loaded
+    own = commands_for(turn)
+    if own is not None:  # e.g. no referee, hidden units: the mode's own view (issue 24), drawn the same way
+        seen, loaded = own.drawn(turn, key, passphrase_env)
     else:
         turn_file = load_turn(turn)
         _, seen = view_for(turn_file, open_key(key, passphrase_env))

@@ -27,7 +27,7 @@ from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game import blind_run as br
-from pbem.game.referee import genesis_step
+from pbem.game.referee import genesis_step, verdict
 from pbem.game.scenario_ref import scenario_hash, with_overrides
 from pbem.model.common import HIDDEN_UNITS
 from pbem.protocol import blindfile, commitment, dice, signing
@@ -74,6 +74,7 @@ class BlindGame:
     secret: bytes | None = None
     jp_orders: dict[int, dict] = field(default_factory=dict)
     secret_published: bool = False
+    problems: list[br.Finding] = field(default_factory=list)  # what a file's writer owed and did not send (at once)
 
     @property
     def game(self) -> str:
@@ -153,20 +154,12 @@ def load(folder: Path) -> BlindGame:
     held = BlindGame(folder, messages, identities, loaded, ref, record)
     held.salt_commitments, record.jp_commitments = {}, {}
     prev = None
-    for message in messages:
+    for position, message in enumerate(messages):
+        _in_place(message, position, genesis, game)
         side = blindfile.writer_of(message.n)
         body = blindfile.check(message, identities[side], side)
-        if body.get("game") != game:
-            raise VerificationFailed(f"is a file of another game than {Path(genesis.source).name}, written by {side}",
-                                     file=message.source, field="game", hint="put only this game's files in the folder")
-        if body.get("prev") != prev:  # both signed: the earlier file's writer signed another file for that place too
-            earlier = Path(messages[message.n - 1].source).name if message.n else "nothing"
-            signer = blindfile.writer_of(message.n - 1) if message.n else side
-            raise VerificationFailed(f"does not follow {earlier} (its 'prev' digest is another file's): {side} answered "
-                                     f"another {earlier} than the one here, which {signer} signed too — {signer} sent "
-                                     "two different files for one place in the game (two histories) or rewrote it",
-                                     file=message.source, field="prev",
-                                     hint="do not play on; show both files (the one answered and the one here) to your opponent")
+        if body.get("prev") != prev:
+            _broken_chain(messages, message, side)
         prev = message.digest
         try:
             _take(held, message, body, side)
@@ -190,25 +183,102 @@ def load(folder: Path) -> BlindGame:
     return held
 
 
+def _in_place(message: blindfile.Message, position: int, genesis: blindfile.Message, game: str) -> None:
+    """A file of this game, in its own place: what a mix-up of folders or an older file sent again looks like (exit 2,
+    before its signature is checked: a file of another game is no forgery of this one)."""
+    if message.body.get("game") != game:
+        raise BadInput(f"is a file of game {message.body.get('game')}, not of this game ({game}, {Path(genesis.source).name})",
+                       file=message.source, field="game", hint="put only this game's files in the folder")
+    if message.n != position:
+        raise BadInput(f"is file {message.n} of the game ({blindfile.file_name(message.n)}), not file {position}: an older "
+                       "file sent again, or a file saved under another name", file=message.source,
+                       hint=f"ask the {blindfile.writer_of(position)} player for {blindfile.file_name(position)} again")
+
+
+def _broken_chain(messages: list[blindfile.Message], message: blindfile.Message, side: str) -> None:
+    """``message``'s 'prev' is not the digest of the file before it: who broke the chain, as far as the files say.
+
+    Both files are signed.  A 'prev' naming another file of the folder was written out of place by ``side``; any
+    other means the file before it here is not the one ``side`` answered, and its writer signed two files for one
+    place in the game (or rewrote it)."""
+    earlier = Path(messages[message.n - 1].source).name if message.n else "nothing"
+    answered = next((m for m in messages if m.digest == message.body.get("prev") and m.n != message.n - 1), None)
+    if answered is not None:
+        raise VerificationFailed(f"answers {Path(answered.source).name} (its 'prev' is that file's digest), not {earlier}, "
+                                 f"the file before it: {side} wrote it out of place", file=message.source, field="prev",
+                                 hint=f"do not play on; ask the {side} player to write it again with pbem blind next")
+    signer = blindfile.writer_of(message.n - 1) if message.n else side
+    raise VerificationFailed(f"does not follow {earlier} (its 'prev' digest is another file's): {side} answered "
+                             f"another {earlier} than the one here, which {signer} signed too — {signer} sent "
+                             "two different files for one place in the game (two histories) or rewrote it",
+                             file=message.source, field="prev",
+                             hint="do not play on; show both files (the one answered and the one here) to your opponent")
+
+
 def _take(held: BlindGame, message: blindfile.Message, body: dict, side: str) -> None:
-    record = held.record
-    commit = body.get("commit") if side == "JP" else None
-    if isinstance(commit, dict):
-        record.jp_commitments[int(commit["seq"])] = commit["orders"]
-        held.salt_commitments[int(commit["seq"])] = commit["salt"]
+    """What ``message`` adds to the record; what its writer owed and did not send, or sent out of turn, is a finding
+    naming him (``held.problems``), checked by the receiver before he answers."""
+    record, name = held.record, Path(message.source).name
     if side == "JP" and message.n > 0:
         pub = _publication(blindfile.body_field(message, "publication", dict), message.source)
         if pub.seq != len(record.publications) + 1:
             raise VerificationFailed(f"publishes step {pub.seq} where step {len(record.publications) + 1} is due (JP)",
                                      file=message.source, field="publication.seq", hint="do not play on; show the file to your opponent")
+        last = record.publications[-1] if record.publications else None  # the set-up is step 1, again only if rejected
+        again = last is not None and last.side == "setup" and isinstance(last.view.get("last"), dict) \
+            and last.view["last"].get("valid") is False
+        due = "US" if pub.seq in record.us_orders else "setup" if last is None or again else "JP"
+        if pub.side != due:  # the American file before it says whose step it is: his orders, or his seed
+            answered = Path(held.messages[message.n - 1].source).name
+            held.problems.append(br.Finding("JP", pub.seq, br.AT_ONCE, f"published step {pub.seq} as a {pub.side} step, "
+                                            f"but {answered} carries the American {'orders' if due == 'US' else 'seed'} for a "
+                                            f"{due} step"))
         record.publications.append(pub)
+    commit = body.get("commit") if side == "JP" else None
+    if isinstance(commit, dict):
+        seq, nxt = int(commit["seq"]), len(record.publications) + 1
+        if seq != nxt or seq in record.jp_commitments:  # never a commitment again: the American seed may be out
+            held.problems.append(br.Finding("JP", nxt - 1, br.AT_ONCE, f"committed to orders for step {seq} in {name}, "
+                                            f"where only step {nxt}'s may be, once: a commitment made after the American "
+                                            "seed of its step is out would let him choose orders and dice salt knowing the dice"))
+        else:
+            record.jp_commitments[seq] = str(commit["orders"])
+            held.salt_commitments[seq] = str(commit["salt"])
     if side == "US":
-        record.acks += list(blindfile.body_field(message, "acks", list))
+        acks = list(blindfile.body_field(message, "acks", list))
+        _check_acks(held, message, acks)
+        record.acks += acks
         step = len(record.publications) + 1
         if isinstance(body.get("orders"), dict):
             record.us_orders[step] = (body["orders"], b64d(body.get("salt"), source=message.source, field="salt"))
         if body.get("seed"):
             record.us_seeds[step] = b64d(body["seed"], source=message.source, field="seed")
+        owed = None if held.over else "orders" if held.awaiting == "US" else "seed"
+        if owed and step not in (record.us_orders if owed == "orders" else record.us_seeds):
+            held.problems.append(br.Finding("US", step, br.AT_ONCE, f"sent {name} without the {owed} step {step} needs"))
+
+
+def _check_acks(held: BlindGame, message: blindfile.Message, acks: list) -> None:
+    """Each American file acknowledges exactly the roots of the file it answers (pinned by its 'prev'): the genesis's
+    empty root and set-up root, then each publication's.  Another root is his doing, not a second history."""
+    record, name = held.record, Path(message.source).name
+    answered = Path(held.messages[message.n - 1].source).name
+    pub = held.last_pub
+    due = {-1: record.setup_root, 0: None} if pub is None else {pub.seq: pub.root}
+    got = {}
+    for ack in acks:
+        ack_body = signing.verify(ack, held.identities["US"], br.ACK_CONTEXT, source=message.source, role="US")
+        if not isinstance(ack_body, dict) or ack_body.get("game") != held.game or ack_body.get("seq") in got:
+            raise BadInput("an acknowledgement is malformed (another game, or a step acknowledged twice)",
+                           file=message.source, field="acks", hint="ask the US player to write the file again")
+        got[ack_body.get("seq")] = ack_body.get("root")
+    step = pub.seq if pub else -1
+    if set(got) != set(due):
+        held.problems.append(br.Finding("US", step, br.AT_ONCE, f"acknowledged step(s) {sorted(got)} in {name}, "
+                                        f"where he owes his acknowledgement of {answered}'s root(s), step(s) {sorted(due)}"))
+    elif any(root is not None and got[seq] != root for seq, root in due.items()):
+        held.problems.append(br.Finding("US", step, br.AT_ONCE,
+                                        f"acknowledged another root than the one published in {answered}"))
 
 
 # ---------------------------------------------------------------------------------------------- the checks
@@ -226,6 +296,41 @@ class _FileAmerican(br.American):
     def acknowledge(self, seq: int, root: str, markers: list[str]) -> dict:
         self.roots[seq] = (root, markers)
         return {}
+
+
+def rules_of(held: BlindGame) -> dict:
+    """The ruleset the game is played by, as its genesis fixes it: the record's once the genesis names an edition
+    (``Record.ruleset``), else the scenario's own."""
+    return held.record.ruleset or br.ruleset_of(held.loaded, None)
+
+
+def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> list[str]:
+    """The American orders of step ``pub.seq`` judged again on the view he wrote them on, as the Japanese player must
+    judge them (:func:`pbem.game.referee.verdict`; referee mode's ``status`` does the same): the verdict, the problems
+    and, for a rejection, the unchanged position and no dice must be what the publication shows.  A false rejection
+    would show the Japanese player the American plans and make the American player move again."""
+    from pbem.game.codec import state_from_json
+    from pbem.game.limits import capped
+    from pbem.protocol.canonical import canonical_bytes
+
+    try:
+        seen = state_from_json(before["state"])
+    except (KeyError, TypeError, ValueError, BadInput):
+        return []  # the view before was unreadable: a finding of its own step already
+    _, problems = verdict(held.loaded, rules_of(held), seen, orders, f"step {pub.seq}")
+    expected = capped([p.as_dict() for p in problems])
+    last = pub.view.get("last") or {}
+    if not expected:
+        return [] if last.get("valid") is True else [
+            "rejected the American orders, in which the American view finds no problem (a rejection the American "
+            "player cannot check would show his plans and make him move again)"]
+    if last.get("valid") is not False:
+        return [f"carried out American orders in which the American view finds {len(expected)} problem(s)"]
+    if canonical_bytes(last.get("problems")) != canonical_bytes(expected):
+        return ["recorded other problems for the rejected American orders than the American view finds"]
+    if pub.rolls or canonical_bytes(pub.view.get("state")) != canonical_bytes(before.get("state")):
+        return ["rejected the American orders, but the position changed or dice were rolled"]
+    return []
 
 
 def findings(held: BlindGame) -> list[br.Finding]:
@@ -249,8 +354,11 @@ def findings(held: BlindGame) -> list[br.Finding]:
             record.findings.append(br.Finding("JP", seq, br.AT_ONCE, f"published a view or record that cannot be read "
                                                                      f"({type(exc).__name__}: {exc})"))
             american.roots[seq] = (pub.root, [])
+        if pub.side == "US" and previous is not None and seq in record.us_orders:
+            record.findings += [br.Finding("JP", seq, br.AT_ONCE, what)
+                                for what in _rejudged(held, previous.view, pub, record.us_orders[seq][0])]
         previous = pub
-    found = list(record.findings)
+    found = sorted(record.findings + held.problems, key=lambda f: f.seq)
     # the American player's side, which the Japanese player checks as each file arrives
     committed = {}
     for ack in record.acks:
@@ -264,7 +372,9 @@ def findings(held: BlindGame) -> list[br.Finding]:
         if not dice.check_commitment(seed, committed.get(seq, "")):
             found.append(br.Finding("US", seq, br.AT_ONCE, "revealed a seed that is not the one his acknowledgement committed"))
     shown = {pub.seq: pub.root for pub in record.publications} | {-1: record.setup_root}
-    found += [br.Finding(f.cheater, f.seq, br.AT_ONCE, f.what) for f in br.check_history(record, held.identities["US"], shown)]
+    his = {f.seq for f in held.problems if f.cheater == "US"}  # a root he acknowledged wrongly is his doing, not JP's
+    found += [br.Finding(f.cheater, f.seq, br.AT_ONCE, f.what) for f in br.check_history(record, held.identities["US"], shown)
+              if f.seq not in his]
     if held.over and not held.secret_published and blindfile.writer_of(len(held.messages)) == "JP":
         found.append(br.Finding("JP", len(record.publications), br.AT_END,
                                 "withheld his secret at the end of the game: no hidden move can be audited "
@@ -407,6 +517,12 @@ def _american(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
         orders_from(body["orders"], "your orders")  # malformed orders are refused here, not sent to stall the game
         body["salt"] = b64e(br.derived(secret, "us-salt", game=game, seq=step))
     else:  # his seed for the Japanese step, whose orders and salt are committed already
+        if step not in held.record.jp_commitments or step not in held.salt_commitments:
+            last = held.messages[-1].source
+            raise VerificationFailed(f"commits no orders and dice salt for step {step}, the Japanese step your seed "
+                                     "rolls: revealed now, it would let the Japanese player choose them knowing the dice "
+                                     "(JP, caught at once)", file=last, field="commit",
+                                     hint=f"do not send your seed; ask the JP player for {Path(last).name} with its commitment")
         body["seed"] = b64e(american.seeds[step])
     return blindfile.write(identity, body)
 

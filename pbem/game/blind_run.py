@@ -196,6 +196,13 @@ class American:
         root, markers = before_root
         names = _names(view)
         removed = [e["hex"] for e in view["last"]["events"] if e["type"] == "dummy_removed"]
+        for opened in (pub.before, pub.after):  # the rules open a marker once: a second opening is none they demand
+            markers_opened = [o.marker for o in opened]
+            for twice in sorted({m for m in markers_opened if markers_opened.count(m) > 1}):
+                self._found(seq, f"opened the marker in {twice} twice")
+        if pub.side == "JP" and pub.before:  # it would tell where a piece came from: its exposures wait for the audit
+            self._found(seq, f"opened {' '.join(o.marker for o in pub.before)} against the root before his own "
+                             "player-turn, which the rules never demand (docs/PROTOCOL.md, 'not at once')")
         dummies = []
         for opening in pub.before:
             if not verify_opening(root, opening, markers):
@@ -257,6 +264,10 @@ class American:
             committed = self.seed_commitments.get(pub.seq)
             if committed is None or pub.seed is None or not dice.check_commitment(pub.seed, committed):
                 self._found(pub.seq, "revealed a seed that is not the one he committed")
+                return
+            sent = self.record.us_orders.get(pub.seq)  # his salt travels with his orders: the mover's half of the dice
+            if sent is None or not isinstance(pub.salt, bytes) or not hmac.compare_digest(sent[1], pub.salt):
+                self._found(pub.seq, "rolled the American player-turn with another salt than the American player sent")
                 return
             seed = pub.seed
         else:

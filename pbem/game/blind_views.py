@@ -15,10 +15,17 @@ import copy
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.datafiles import orders_from
+from pbem.engine.deployment import apply_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game import blind_files as bf
 from pbem.game import blind_run as br
-from pbem.protocol import blindfile
+from pbem.game.exposure import pieces
+from pbem.game.narrate import strengths
+from pbem.game.referee import genesis_step, record_step
+from pbem.model.common import HIDDEN_UNITS
+from pbem.model.state import GameState
+from pbem.protocol import blindfile, commitment
 from pbem.protocol.canonical import b64d, b64e
 from pbem.protocol.keys import PrivateIdentity
 
@@ -62,7 +69,9 @@ def side_view(path: Path, identity: PrivateIdentity) -> SideView:
     if found:
         raise VerificationFailed(f"the files do not check out: {found[0]}", file=str(folder),
                                  hint="'pbem verify' lists every finding; do not play on, show them to your opponent")
-    if step == 0:  # the genesis commits the set-up; the first position either side can look at is step 1's
+    if step == 0 and side == "JP":  # his set-up as his genesis committed it: his to check before the dice exist
+        return SideView(side, committed_setup(held, folder)[0], 0, held)
+    if step == 0:  # the genesis commits the set-up; the first position the American player can look at is step 1's
         raise BadInput("nothing is played yet: the Japanese set-up is committed, not yet carried out", file=str(path),
                        hint=f"the first view follows {blindfile.file_name(2)}; 'pbem status {folder} --key YOUR.key' "
                             "says what to do now")
@@ -88,6 +97,46 @@ def _jp_secret(held: bf.BlindGame, folder: Path) -> tuple[bytes, dict[int, dict]
                        file=str(folder), hint="run the command on a file of your own game folder, where 'pbem new' wrote it")
     private = bf._private(folder, "JP")
     return b64d(private["secret"], source=str(path), field="secret"), {int(k): v for k, v in private["orders"].items()}
+
+
+def placed_setup(loaded, orders: dict) -> GameState:
+    """The opening position with the Japanese set-up ``orders`` deployed: what the genesis's root commits."""
+    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+    genesis = genesis_step(loaded, {}, game=br.SELFPLAY, scenario_ref={"id": loaded.scenario.id, "hash": br.SELFPLAY},
+                           ruleset=ruleset, options=[HIDDEN_UNITS])
+    return apply_deployment(genesis.state, orders_from(orders, "the Japanese set-up"))
+
+
+def committed_setup(held: bf.BlindGame, folder: Path) -> tuple[dict, dict[str, dict]]:
+    """The Japanese player's own view of the set-up his genesis committed, and what stands under each marker,
+    rebuilt from his secret and his set-up orders (his private file, or the published secret) and checked against
+    the set-up root the genesis carries: what he sees is what he committed, before the dice of 19B.7 exist."""
+    secret, orders = _jp_secret(held, folder)
+    if 1 not in orders:
+        raise BadInput("your private file holds no set-up orders", file=str(folder / bf.private_name("JP")),
+                       hint="restore it from your backup")
+    placed = placed_setup(held.loaded, orders[1])
+    under = pieces(placed)
+    if commitment.commit(secret, game=held.game, seq=-1, pieces=under).root != held.record.setup_root:
+        raise VerificationFailed("your private file's set-up is not the one your genesis committed (its root differs)",
+                                 file=str(folder / bf.private_name("JP")),
+                                 hint="your private file or blind-0000-JP.pbem was altered: restore them from your backup")
+    ruleset = bf.rules_of(held)
+    shown = placed.model_copy(update={"hidden": placed.hidden.model_copy(update={"deployed": True})})  # set up, as 19B.2
+    step = record_step(shown, game=held.game, seq=0, scenario_ref=held.ref, ruleset=ruleset, over=False, last=None,
+                       loaded=held.loaded)
+    return step.views["JP"], under
+
+
+def setup_lines(under: dict[str, dict]) -> list[str]:
+    """One line per marker of a committed set-up: its hex and the unit (id, name, kind, strengths) or dummy under it."""
+    lines = []
+    for hex_id, piece in sorted(under.items()):
+        if piece.get("kind") == "dummy":
+            lines.append(f"  {hex_id}  dummy")
+        else:
+            lines.append(f"  {hex_id}  {piece['id']:<14} {piece.get('name', ''):<24} {piece['kind']:<10} {strengths(piece)}")
+    return lines
 
 
 def scenario_document(held: bf.BlindGame) -> dict:
@@ -130,4 +179,4 @@ def dice_of(folder: Path) -> BlindDice:
     return BlindDice(rolls, steps)
 
 
-__all__ = ["BlindDice", "SideView", "dice_of", "scenario_document", "side_view"]
+__all__ = ["BlindDice", "SideView", "committed_setup", "dice_of", "placed_setup", "scenario_document", "setup_lines", "side_view"]

@@ -64,6 +64,10 @@ def is_blind_path(path: Path) -> bool:
 def numbered_files(folder: Path) -> list[Path]:
     """The message files of the folder, in order; a gap is BadInput naming the missing file."""
     found = sorted((int(m.group(1)), p) for p in folder.iterdir() if (m := _NAME.fullmatch(p.name)))
+    for (n, first), (other, second) in zip(found, found[1:]):
+        if n == other:  # a file saved under the other writer's name too: which one is the game's cannot be guessed
+            raise BadInput(f"two files numbered {n}: {first.name} and {second.name}", file=str(folder),
+                           hint=f"file {n} is the {writer_of(n)} player's, {file_name(n)}: keep the one he sent, remove the other")
     for expected, (n, path) in enumerate(found):
         if n != expected:
             raise BadInput(f"{file_name(expected)} is missing, but {path.name} is here", file=str(folder),

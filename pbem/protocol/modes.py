@@ -13,6 +13,7 @@ implementation here and one there.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from pathlib import Path
 from typing import Any
 
 from pbem.protocol import blindfile, twoplayer
@@ -55,6 +56,11 @@ class FileMode(ABC):
     @abstractmethod
     def nmr_problem(self, turn: TurnFile) -> str | None:
         """Why ``turn`` may not carry an NMR record (no moves received) in this mode, or None."""
+
+    def holds(self, path: Path) -> bool:
+        """``path`` is a game folder of this mode, or one of its files, known by the files' names: a mode whose games
+        keep files of their own says so here.  Turn files are read, not named: their header says the mode."""
+        return False
 
 
 class RefereeFiles(FileMode):
@@ -154,6 +160,9 @@ class BlindFiles(FileMode):
     def nmr_problem(self, turn):
         return "carries an NMR record, which only a referee may sign: a game without a referee has no NMR"
 
+    def holds(self, path):
+        return blindfile.is_blind_path(path)
+
 
 FILE_MODES: dict[str, FileMode] = {mode.name: mode for mode in (RefereeFiles(), TwoPlayerFiles(), BlindFiles())}
 
@@ -161,3 +170,11 @@ FILE_MODES: dict[str, FileMode] = {mode.name: mode for mode in (RefereeFiles(), 
 def file_mode(turn: TurnFile) -> FileMode:
     """The file rules of the mode ``turn``'s header names."""
     return FILE_MODES[turn.mode]
+
+
+def mode_of_path(path: Path) -> FileMode | None:
+    """The mode whose own files ``path`` is (a game folder, or one of its files), or None for a game of turn files,
+    whose mode its genesis file's header names (:func:`file_mode`).  What ``verify``, ``audit``, ``status``, ``view``,
+    ``show`` and ``dice`` ask before they read anything."""
+    return next((mode for mode in FILE_MODES.values() if mode.holds(path)), None)
+

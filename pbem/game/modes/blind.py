@@ -33,6 +33,7 @@ class BlindStart:
     private_name: str = "blind-private-JP.json"  # blind_files.private_name("JP"), which loads the engine: not at import
     bot_setup: bool = False
     public: dict = field(default_factory=dict)
+    committed: list[str] = field(default_factory=list)  # what stands under each marker, for the Japanese player's eyes
 
 
 class BlindMode(GameMode):
@@ -67,8 +68,13 @@ class BlindMode(GameMode):
     def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
         from pbem.game import blind_files
 
+        from pbem.datafiles import load_scenario
+        from pbem.game.blind_views import placed_setup, setup_lines
+        from pbem.game.exposure import pieces
+
         text, private = blind_files.start(scenario, me, us, jp, setup=setup, edition=edition, ground_support=ground_support)
-        return BlindStart(text, private, bot_setup=setup is None)
+        committed = setup_lines(pieces(placed_setup(load_scenario(scenario), private["orders"]["1"])))
+        return BlindStart(text, private, bot_setup=setup is None, committed=committed)
 
     def following(self, turn, adjudicator, step, body, dice, superseded, *, loaded, hidden):
         self._refuse("no turn file follows")
@@ -110,12 +116,27 @@ class BlindMode(GameMode):
         return [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
                 "in the file), your per-game secret is in "
                 f"{target.parent / genesis.private_name} (keep it, never send it)",
+                "committed under each marker (check it is what you meant; only you see this, and "
+                f"'pbem status {target.parent} --key YOUR.key' shows it again):", *genesis.committed,
                 f"send {target.name} to the US player; he answers with blind-0001-US.pbem (pbem blind next)"]
 
     def announce_turn(self, done, target):
         self._refuse("no turn file to announce")
 
     # ------------------------------------------------------------ the folder, as status advises it
+
+    @staticmethod
+    def _committed_setup(held, folder: Path) -> list[str]:
+        """The Japanese player's set-up as committed, marker by marker, for him to check before the dice exist."""
+        from pbem.errors import VerificationFailed
+        from pbem.game.blind_views import committed_setup, setup_lines
+
+        try:
+            _, under = committed_setup(held, folder)
+        except (BadInput, VerificationFailed) as exc:
+            return [f"your committed set-up cannot be shown: {exc}"]
+        return ["your set-up as committed in blind-0000-JP.pbem (what stands under each marker; only you see this):",
+                *setup_lines(under)]
 
     def advice(self, folder: Path, role: str | None, key_hint: str) -> tuple[list[str], list, bool]:
         """``status``'s lines for a folder of this mode, its findings, and whether it verifies."""
@@ -136,6 +157,8 @@ class BlindMode(GameMode):
             victory = last.get("victory")
             if held.over and isinstance(victory, dict) and victory.get("level"):
                 lines.append(f"result: {victory['level']}")
+        if role == "JP" and not pubs:
+            lines += self._committed_setup(held, folder)
         for f in found:
             lines.append(f"FINDING: {f}")
         if [f for f in found if f.when == AT_ONCE]:
