@@ -17,12 +17,15 @@ from pbem.errors import BadInput, PbemError
 from pbem.event.games import FAILED, HOLDS, NOT_AUDITED, UNREADABLE, VERIFIED, GameResult
 from pbem.protocol import blindfile
 from pbem.protocol.chain import Finding
+from pbem.protocol.modes import mode_of_path
 
-MODE = "blind"
+MODE = blindfile.MODE
 
 
 def is_blind_game(folder: Path) -> bool:
-    return blindfile.is_blind_folder(folder)
+    """The blind mode's own files (:func:`pbem.protocol.modes.mode_of_path`), not turn files."""
+    mode = mode_of_path(folder)
+    return mode is not None and mode.name == MODE
 
 
 def _finding(held, found) -> Finding:

@@ -25,7 +25,7 @@ from pathlib import Path
 from pbem.errors import PbemError
 from pbem.game.folder import turn_files
 from pbem.game.reveal import KIND, Reveal, read_reveal
-from pbem.protocol.blindfile import is_blind_folder
+from pbem.protocol.modes import mode_of_path
 from pbem.protocol.chain import Finding
 
 _REVEAL_BEGIN = f"-----BEGIN PBEM {KIND}-----".encode()
@@ -62,7 +62,7 @@ def game_folders(paths: list[Path], found: Found) -> None:
 
 def _is_game(folder: Path) -> bool:
     """Turn files, or the genesis of a game with hidden units and no referee (its own files: issue 24)."""
-    return bool(turn_files(folder)) or is_blind_folder(folder)
+    return bool(turn_files(folder)) or mode_of_path(folder) is not None
 
 
 def games_under(root: Path) -> list[Path]:
