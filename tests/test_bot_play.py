@@ -48,17 +48,17 @@ def test_the_us_exit_is_made_under_hidden_units_in_most_games(assault, hidden_ga
     assert made >= len(hidden_games) - 1, made
 
 
-EXIT_SEEDS = list(range(25)) + [80]
-"""Hidden-units seeds for the exit rate: 23 of these 26 made the exit on the code of this test, 20 before it (seeds 6,
-13 and 80 failed: the unit barring the Dulag road, attacked on Game-Turn 2, retreated into the exit's corner
-unfollowed); about 90% over seeds 0-199."""
+EXIT_SEEDS = list(range(20)) + [36, 61, 63, 72, 81, 88, 95]
+"""Hidden-units seeds for the exit rate.  Before the attack on a unit barring the way waited until it could trap it,
+17 of these 27 made the exit (seeds 4, 8, 9 and the seven after 19 failed: a Japanese unit set up on Dulag, 1031,
+was pushed down the road into the exit's corner and barred it); with it all 27 do, and 200 of seeds 0-199."""
 
 
 def test_the_us_exit_rate_under_hidden_units_does_not_drop(assault):
     (need,) = assault.scenario.exit_requirements
     made = [s for s in EXIT_SEEDS
             if exit_requirement_met(need, play_out(assault, GREEDY, seed=s, options=["hidden-units"]).final.state)]
-    assert len(made) >= 23, sorted(set(EXIT_SEEDS) - set(made))
+    assert len(made) >= len(EXIT_SEEDS) - 1, sorted(set(EXIT_SEEDS) - set(made))
 
 
 def _japanese_orders(game):

@@ -108,6 +108,8 @@ class Greedy:
         self.blockers: set[str] = set()
         self.exit_field: dict[Hex, int] | None = None
         """MP to the exit hex a required exit still owes (16.13 item 4), while a unit is on its way there."""
+        self.exit_due: int | None = None
+        """The Game-Turn by which the required exit the runner is on its way to must be made."""
         self.intel_reserved = False
         """A Ground Support Point is kept back for an intelligence roll."""
         """Enemy units whose zone of control bars the way of a unit sent to a required exit."""
@@ -216,11 +218,12 @@ class Greedy:
         best = None
         if attackers.adjacent:
             best = (Judge(sight, final).judge(attackers, defenders), attackers.copy(), dict(moves))
-        # Against a unit barring a required exit, the slots on the exit's side first: their zones of control bar its
-        # retreat that way (7.71), where it would bar the exit again, and a trapped unit dies (7.74).
+        # Against a unit barring a required exit, first the slots whose zones of control bar its retreat toward the
+        # exit (7.71), where it would bar the exit again; with those barred too a trapped unit dies (7.74).
         if sealing:
+            order = self._sealing_order(dhexes, slots)
             for u in able:
-                able[u].sort(key=lambda s: (self.exit_field.get(s, fields.FAR), s))
+                able[u].sort(key=order)
         taken: set[Hex] = set()
         for u in sorted(able, key=lambda u: (-sight.units[u].attack, -sight.units[u].defense, u)):
             spot = next((s for s in able[u] if s not in taken), None)
@@ -239,6 +242,22 @@ class Greedy:
         final = dict(self.plan.final) | moves
         odds = self._support(Judge(sight, final), attackers, defenders, moves, odds)
         return Offer(Group(list(defenders), attackers), moves, odds)
+
+    def _sealing_order(self, dhexes: set[Hex], slots: set[Hex]):
+        """Sort key for the slots of an attack on a unit barring a required exit: the slot that stands on or puts its
+        zone of control on the defender's way of retreat nearest the exit first (7.71), then nearer the exit itself.
+
+        The defender's retreat goes where no zone of control of ours lies (7.71), the system choosing among what is
+        left (docs/policies.md); the hexes it could step into nearest the exit are the ones to close."""
+        field = self.exit_field
+        sight = self.sight
+        ways = {n for dh in dhexes for n, _, _ in self.steps.get(dh, ())
+                if n not in dhexes and n not in sight.enemy_at}
+
+        def key(s: Hex) -> tuple:
+            closed = [field.get(n, fields.FAR) for n in ways if n == s or hexes.adjacent(n, s)]
+            return (min(closed, default=fields.FAR), field.get(s, fields.FAR), s)
+        return key
 
     def _support(self, judge: Judge, attackers: Attackers, defenders: list[str], moves: dict[str, Hex], odds: Odds) -> Odds:
         """Add batteries, Ground Support and Banzai while each pays for itself."""
@@ -345,7 +364,7 @@ class Greedy:
             if e in self.attacked():
                 continue
             offer = self.offer(Group([e]))
-            if offer is None or offer.odds.worth < self._threshold(e):
+            if offer is None or offer.odds.worth < self._threshold(e) or self._waits(e, offer):
                 continue
             if queue and self._priority(e, offer) < -queue[0][0]:
                 heapq.heappush(queue, (-self._priority(e, offer), e))
@@ -362,6 +381,18 @@ class Greedy:
                 break
             way.add(h)
         return way
+
+    def _waits(self, enemy: str, offer: Offer) -> bool:
+        """Hold off an attack on a unit barring a required exit that could not trap it, while a Game-Turn is left.
+
+        The way to the exit is the way the attackers came by, so the defender's
+        retreat (the system's choice, docs/policies.md) goes on toward the
+        exit, and there it bars it again; one turn later the attackers can
+        stand on its far side as well, where a result that makes it retreat
+        eliminates it (7.74)."""
+        if enemy not in self.blockers or self.exit_due is None or self.sight.state.position.turn + 1 >= self.exit_due:
+            return False
+        return not Judge(self.sight, dict(self.plan.final) | offer.moves).defender_trapped(enemy)
 
     def _priority(self, enemy: str, offer: Offer) -> float:
         """Which attack to make first: the most valuable, those clearing a required exit's way before all."""
@@ -550,6 +581,7 @@ class Greedy:
                 # Enemy units whose zones of control lie on the way still to go: attacking them clears it.
                 way = self._downhill(chosen, field)
                 self.exit_field = field
+                self.exit_due = need.by_turn
                 for e in sight.theirs:
                     if any(n in way for n in hexes.neighbours(sight.where[e])):
                         self.blockers.add(e)
