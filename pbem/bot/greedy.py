@@ -55,6 +55,11 @@ BLOCKER_WORTH = -1.0
 forfeiting the battalion costs its 5 points for sure)."""
 BLOCKER_FIRST = 10.0
 """Added to an attack's worth when ordering the attacks, for one on a unit barring a required exit."""
+ROUSE_WORTH = {"US": 0.0, "JP": 0.25}
+"""What an attack by units the move left standing must promise (assumed: for the attacker one expected to break even
+beats standing idle beside the fight; the defender gives ground grudgingly and attacks only where it gains a little.
+Measured over 40 games of each later Leyte scenario: the U.S. margin in the Final Collapse -140 -> -44 with these,
+-78 with 0.25 for both; Japan's 0.0 cost it 36 points there)."""
 GARRISON_NEAR = 4
 """A unit holds a named place that is no objective only while an enemy unit is this many hexes away or nearer (assumed)."""
 ENTRY_POINTS = 12
@@ -85,6 +90,8 @@ class Knobs:
     offensive: float = OFFENSIVE_WORTH
     withdraw: float = WITHDRAW_BELOW
     gsp_price: float = GSP_PRICE
+    rouse: bool = True
+    """Units the move left standing attack where that is expected to pay ``ROUSE_WORTH`` (False: they stand)."""
     stand: bool = False
     """Units on the map no attack or exit needs stand fast instead of heading for the goals (a defender's turn)."""
 
@@ -346,17 +353,21 @@ class Greedy:
             if offer is not None:
                 self.commit(offer, g)
 
-    def attack(self) -> None:
-        """Make the best optional attack, then the next best on what is left, while any is worth it.
+    def attack(self, floor: float | None = None) -> None:
+        """Make the best optional attack, then the next best on what is left, while any is worth ``floor`` (by
+        default the policy's offensive threshold).
 
         Lazy: an offer is worked out again only when it comes to the top, as
         what the attacks made before it took mostly makes it worse.
         """
+        def threshold(e: str) -> float:
+            return self._threshold(e) if floor is None else min(floor, self._threshold(e))
+
         queue = []
         for e in self.sight.theirs:
             if e not in self.attacked():
                 offer = self.offer(Group([e]))
-                if offer is not None and offer.odds.worth >= self._threshold(e):
+                if offer is not None and offer.odds.worth >= threshold(e):
                     queue.append((-self._priority(e, offer), e))
         heapq.heapify(queue)
         while queue:
@@ -364,12 +375,36 @@ class Greedy:
             if e in self.attacked():
                 continue
             offer = self.offer(Group([e]))
-            if offer is None or offer.odds.worth < self._threshold(e) or self._waits(e, offer):
+            if offer is None or offer.odds.worth < threshold(e) or self._waits(e, offer):
                 continue
             if queue and self._priority(e, offer) < -queue[0][0]:
                 heapq.heappush(queue, (-self._priority(e, offer), e))
                 continue
             self.commit(offer, None)
+
+    def rouse(self) -> None:
+        """Units the move left standing where they were (no way nearer their goal outside the enemy's zones of
+        control) attack where an attack is expected to pay :data:`ROUSE_WORTH`, less than a fresh attack must:
+        better than standing idle while the fight goes on beside them.  Units that moved, garrisons and
+        reinforcements still off the map are not used."""
+        if not self.knobs.rouse or self.knobs.stand:
+            return
+        self.busy.update(u for u in self.sight.waiting)
+        self.busy.difference_update(self._relieved())
+        self.attack(ROUSE_WORTH[self.sight.side])
+
+    def _relieved(self) -> list[str]:
+        """Garrisons of named places that score nothing, with another unit of the side standing next to the place:
+        that one covers it, so the garrison may join an attack (a place is held, not a post to sit on idle)."""
+        objectives = {o.hex for o in self.sight.scenario.objectives}
+        final = self.plan.final
+        occupied = set(final.values())
+        out = []
+        for h in self.held - objectives:
+            here = [u for u, at in final.items() if at == h and u in self.sight.mine]
+            if here and any(n in occupied for n in hexes.neighbours(h)):
+                out.extend(here)
+        return out
 
     def _downhill(self, start: Hex, field: dict[Hex, int]) -> set[Hex]:
         """The hexes of the cheapest way from ``start`` to a field's goal (ties by hex id)."""
@@ -670,6 +705,7 @@ class Greedy:
         self.fill_forced()
         self.attack()
         self.deploy()
+        self.rouse()
         self.bluff()
         self.advances()
         self.intelligence()
