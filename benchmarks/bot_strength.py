@@ -100,7 +100,7 @@ def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float
                 wins = exits = 0
                 idle = Counter()
                 margins: list[float] = []
-                n = policy_games if policy_games and policy in (us, jp) else games
+                n = policy_games if policy_games and policy != "greedy" and policy in (us, jp) else games
                 for seed in range(n):
                     game = play_out(loaded, {"US": us, "JP": jp}, seed=seed, options=options, think=think)
                     report = final_report(loaded, game.final.state)
