@@ -13,8 +13,9 @@ wins, mean Victory Point margin (the side's points minus the enemy's, with
 its 95% interval), the level-of-victory
 distribution (15.4) with a 95% Wilson interval for each level's share, the
 rate of the exit Leyte 16.13 item 4 requires, units idle all game
-(:func:`pbem.bot.selfplay.idle_units`; how many of them stood on an
-objective or a named place, a garrison) and the bot's time per player-turn.
+(:func:`pbem.bot.idleness.idle_report`: how many of them held an objective
+the scenario scores, and how many could have reached the fight — the ones
+the target counts) and the bot's time per player-turn.
 A game is judged by :func:`pbem.bot.report.final_report`; a draw is not a win.
 """
 
@@ -27,7 +28,8 @@ from collections import Counter
 
 from pbem.bot import play as bot_play
 from pbem.bot.report import final_report
-from pbem.bot.selfplay import idle_units, play_out
+from pbem.bot.idleness import idle_report
+from pbem.bot.selfplay import play_out
 from pbem.datafiles import load_scenario
 from pbem.engine.sequence import exit_requirement_met
 
@@ -59,12 +61,12 @@ class Timed:
             self.turns[policy] += 1
 
 
-def idle_by_side(game, side: str, places: set[str]) -> tuple[int, int]:
-    """Units of ``side`` idle all game, and how many of them stood on an objective or named place (a garrison)."""
-    state = game.final.state
-    units = state.unit_index()
-    idle = [u for u in idle_units(game) if units[u].side == side]
-    return len(idle), sum(state.locations.get(u) in places for u in idle)
+def idle_by_side(game, loaded, side: str) -> tuple[int, int, int]:
+    """Units of ``side`` idle all game, how many held a scored objective, and how many could have reached the fight
+    (:func:`pbem.bot.idleness.idle_report`: the ones issue 21's target counts)."""
+    units = game.final.state.unit_index()
+    report = idle_report(game, loaded)
+    return tuple(sum(units[u].side == side for u in kind) for kind in (report.all, report.holding, report.could_fight))
 
 
 def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
@@ -83,7 +85,6 @@ def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float
 
     loaded = load_scenario(scenario)
     needs = loaded.scenario.exit_requirements
-    places = {o.hex for o in loaded.scenario.objectives} | set(loaded.board.places.values())
     timer = Timed()
     selfplay.bot_orders = timer
     try:
@@ -99,7 +100,7 @@ def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float
                 wins = exits = 0
                 idle = Counter()
                 margins: list[float] = []
-                n = policy_games if policy_games and policy in (us, jp) else games
+                n = policy_games if policy_games and policy != "greedy" and policy in (us, jp) else games
                 for seed in range(n):
                     game = play_out(loaded, {"US": us, "JP": jp}, seed=seed, options=options, think=think)
                     report = final_report(loaded, game.final.state)
@@ -109,9 +110,10 @@ def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float
                     margins.append(report.score[judged] - report.score["JP" if judged == "US" else "US"])
                     exits += all(exit_requirement_met(need, game.final.state) for need in needs) if needs else 0
                     for s in ("US", "JP"):
-                        count, garrisons = idle_by_side(game, s, places)
+                        count, holding, could = idle_by_side(game, loaded, s)
                         idle[s] += count
-                        idle[s + " garrison"] += garrisons
+                        idle[s + " holding"] += holding
+                        idle[s + " could"] += could
                 label = f"{scenario} {'hidden' if with_hidden else 'open'}: US {us} v JP {jp}"
                 who = side or "US"
                 lo, hi = wilson(wins, n)
@@ -124,8 +126,9 @@ def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float
                 if needs:
                     lo, hi = wilson(exits, n)
                     print(f"    exit 16.13 item 4 made: {exits}/{n} (95% {100 * lo:.0f}-{100 * hi:.0f}%)")
-                print(f"    units idle all game: US {idle['US']} ({idle['US garrison']} on an objective or named place), "
-                      f"JP {idle['JP']} ({idle['JP garrison']}) in {n} games", flush=True)
+                print(f"    units idle all game: US {idle['US']} ({idle['US holding']} holding a scored objective, "
+                      f"{idle['US could']} could have reached the fight), JP {idle['JP']} ({idle['JP holding']}, "
+                      f"{idle['JP could']}) in {n} games", flush=True)
     finally:
         selfplay.bot_orders = timer.inner
     for policy in sorted(timer.turns):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.bot.idleness import idle_report
 from pbem.bot.selfplay import idle_units, play_out
 from pbem.datafiles import load_scenario
 from pbem.engine import hexes
@@ -48,17 +49,17 @@ def test_the_us_exit_is_made_under_hidden_units_in_most_games(assault, hidden_ga
     assert made >= len(hidden_games) - 1, made
 
 
-EXIT_SEEDS = list(range(25)) + [80]
-"""Hidden-units seeds for the exit rate: 23 of these 26 made the exit on the code of this test, 20 before it (seeds 6,
-13 and 80 failed: the unit barring the Dulag road, attacked on Game-Turn 2, retreated into the exit's corner
-unfollowed); about 90% over seeds 0-199."""
+EXIT_SEEDS = list(range(20)) + [36, 61, 63, 72, 81, 88, 95]
+"""Hidden-units seeds for the exit rate.  Before the attack on a unit barring the way waited until it could trap it,
+17 of these 27 made the exit (seeds 4, 8, 9 and the seven after 19 failed: a Japanese unit set up on Dulag, 1031,
+was pushed down the road into the exit's corner and barred it); with it all 27 do, and 200 of seeds 0-199."""
 
 
 def test_the_us_exit_rate_under_hidden_units_does_not_drop(assault):
     (need,) = assault.scenario.exit_requirements
     made = [s for s in EXIT_SEEDS
             if exit_requirement_met(need, play_out(assault, GREEDY, seed=s, options=["hidden-units"]).final.state)]
-    assert len(made) >= 23, sorted(set(EXIT_SEEDS) - set(made))
+    assert len(made) >= len(EXIT_SEEDS) - 1, sorted(set(EXIT_SEEDS) - set(made))
 
 
 def _japanese_orders(game):
@@ -106,3 +107,16 @@ def test_the_us_spends_intelligence_rolls_under_hidden_units(hidden_games):
     assert rolls
     for o in rolls:
         assert o["intelligence"]["priority"]
+
+
+def test_few_units_stand_idle_all_game_in_the_final_collapse_when_they_could_reach_the_fight():
+    # Idle as pbem.bot.idleness measures it: never moved nor fought, not holding a scored objective, and could have
+    # come next to an enemy unit.  Before units the move left standing attacked where that breaks even (Greedy.rouse),
+    # these four games had 19 such units (the U.S. 3.4 idle a game over 200); now 4.
+    collapse = load_scenario("leyte-final-collapse")
+    reports = [idle_report(play_out(collapse, GREEDY, seed=s), collapse) for s in range(4)]
+    idle = [u for r in reports for u in r.could_fight]
+    assert len(idle) <= 2 * len(reports), idle
+    # the measure keeps apart what it does not count, and counts only units idle all game
+    for r in reports:
+        assert set(r.could_fight) | set(r.holding) <= set(r.all)

@@ -75,3 +75,22 @@ def test_demo_accepts_the_lookahead_policy(tmp_path):
     done = pbem(tmp_path, "demo", "--scenario", "test-skirmish", "--dir", "d", "--seed", "2", "--us", "lookahead", "--jp", "lookahead", "--think", "1")
     assert "lookahead US bot against lookahead Japanese bot" in done.stdout
     assert "Result:" in done.stdout
+
+
+def test_a_candidate_is_worth_its_distance_past_the_draw_line_of_15_4_not_the_plain_difference():
+    # 15.4 judges by the ratio of U.S. to Japanese points: ahead on points and still losing is common in the Final
+    # Collapse, so the look-ahead must weigh by the level's line, the side that wins by it standing above zero.
+    from pbem.bot.lookahead import margin
+    from pbem.bot.report import final_report
+
+    collapse = load_scenario("leyte-final-collapse")
+    ahead_but_losing = 0
+    for seed in range(2):
+        for step in play_out(collapse, {"US": "greedy", "JP": "greedy"}, seed=seed).steps[1:]:
+            report = final_report(collapse, step.state)
+            if report.winner is None:
+                continue
+            assert (margin(collapse, step.state, "US") > 0) == (report.winner == "US"), report.lines
+            assert margin(collapse, step.state, "JP") == -margin(collapse, step.state, "US")
+            ahead_but_losing += report.score["US"] > report.score["JP"] and report.winner == "JP"
+    assert ahead_but_losing  # the case where the plain difference would mislead is met

@@ -8,8 +8,10 @@ own step (:func:`pbem.game.referee.play`) six times, with dice arranged so
 that every die of the turn shows each face exactly once over the six
 plays — so each combat is weighed by its exact odds (1/6 a result) — and
 after each play the enemy answers as the greedy policy would, played the
-same way.  A candidate's worth is the mean Victory Point margin (15.1-15.4,
-the final terms included, as if the game ended there) for the side; the
+same way.  A candidate's worth is the side's mean distance past the draw
+line of 15.4 (U.S. points less twice Japan's: the level of victory goes by
+their ratio, not their difference; 15.1-15.4, the final terms included, as
+if the game ended there); the
 best is played, ties to the earlier candidate (the greedy one first).
 
 Deterministic: the candidates, their order and the dice depend only on the
@@ -28,7 +30,7 @@ from pbem.bot.greedy import Greedy, Knobs
 from pbem.bot.orders import settle
 from pbem.bot.sight import Sight
 from pbem.datafiles import LoadedScenario
-from pbem.engine.scoring import victory_report
+from pbem.engine.scoring import LEVELS, victory_report
 from pbem.game.referee import play
 from pbem.model.state import GameState
 
@@ -68,9 +70,17 @@ def candidate_count(think: float) -> int:
     return max(1, min(len(CANDIDATES), int(think * CANDIDATES_PER_SECOND)))
 
 
+DRAW_RATIO = float(next(floor for floor, level in LEVELS if level == "Draw"))
+"""15.4 judges a game by the ratio of U.S. to Japanese points, a draw at this ratio: the U.S. wins above it."""
+
+
 def margin(loaded: LoadedScenario, state: GameState, side: str) -> float:
+    """How far the side stands past the draw line of 15.4: U.S. points less the draw ratio times Japan's, for the
+    U.S.; its negative for Japan.  Not the plain difference: the U.S. at 100 against 60 is ahead by 40 and loses
+    (a ratio of 1.67 is a Japanese Marginal Victory), so a plan that widens the difference can still lose."""
     points = victory_report(loaded.board, loaded.scenario, state, final=True).as_dict()["points"]
-    return points[side] - points["JP" if side == "US" else "US"]
+    balance = points["US"] - DRAW_RATIO * points["JP"]
+    return balance if side == "US" else -balance
 
 
 def lookahead_orders(view: dict[str, Any], sight: Sight, loaded: LoadedScenario, seed: int, think: float,
