@@ -33,6 +33,7 @@ class BlindStart:
     private_name: str = "blind-private-JP.json"  # blind_files.private_name("JP"), which loads the engine: not at import
     bot_setup: bool = False
     public: dict = field(default_factory=dict)
+    escrow: str | None = None  # the escrow holder's description, when pbem new --escrow named one
 
 
 class BlindMode(GameMode):
@@ -64,13 +65,13 @@ class BlindMode(GameMode):
         raise BadInput("a game without a referee has no NMR: only a referee plays the bot's orders for an absent player",
                        hint="wait for your opponent's file")
 
-    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None):
         if edition not in (None, "dg-2009") or ground_support is not None:
             raise BadInput("a game with hidden units and no referee plays the scenario as shipped (no --edition, no --gsp yet)")
         from pbem.game import blind_files
 
-        text, private = blind_files.start(scenario, me, us, jp, setup=setup)
-        return BlindStart(text, private, bot_setup=setup is None)
+        text, private = blind_files.start(scenario, me, us, jp, setup=setup, escrow=escrow)
+        return BlindStart(text, private, bot_setup=setup is None, escrow=escrow.describe() if escrow else None)
 
     def following(self, turn, adjudicator, step, body, dice, superseded, *, loaded, hidden):
         self._refuse("no turn file follows")
@@ -109,9 +110,13 @@ class BlindMode(GameMode):
 
     def announce_genesis(self, genesis, target):
         whose = "the greedy bot's set-up (give --setup FILE for your own)" if genesis.bot_setup else "your secret set-up"
-        return [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
+        lines = [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
                 "in the file), your per-game secret is in "
-                f"{target.parent / genesis.private_name} (keep it, never send it)",
+                f"{target.parent / genesis.private_name} (keep it, never send it)"]
+        if genesis.escrow:
+            lines.append(f"escrow: every file of yours seals your secret and the orders it commits to {genesis.escrow}, "
+                         "who can recover them for the audit if you quit (pbem blind recover)")
+        return lines + [
                 f"send {target.name} to the US player; he answers with blind-0001-US.pbem (pbem blind next)"]
 
     def announce_turn(self, done, target):
@@ -121,7 +126,7 @@ class BlindMode(GameMode):
 
     def advice(self, folder: Path, role: str | None, key_hint: str) -> tuple[list[str], list, bool]:
         """``status``'s lines for a folder of this mode, its findings, and whether it verifies."""
-        from pbem.game import blind_files
+        from pbem.game import blind_escrow, blind_files
         from pbem.game.blind_run import AT_ONCE
 
         held = blind_files.load(folder)
@@ -145,6 +150,12 @@ class BlindMode(GameMode):
         n = len(held.messages)
         name = blindfile.file_name(n)
         other = "US" if role == "JP" else "JP"
+        holder = blind_escrow.holder_of(held.messages[0])
+        if holder is not None:
+            lines.insert(1, f"escrow: held by {holder.describe()} (every Japanese file seals the secret and the orders "
+                            "it commits to him)")
+        if held.secret_recovered_by:
+            lines.append(f"the Japanese secret came from the escrow, recovered by {held.secret_recovered_by}")
         if nxt is None:
             lines.append(f"next: the game is over and the secret published: pbem audit {folder}")
         elif role is None:
@@ -155,7 +166,9 @@ class BlindMode(GameMode):
                              f"--key {key_hint}; send {blindfile.SECRET_NAME} to the US player")
             else:
                 lines.append(f"next: wait for {blindfile.SECRET_NAME} from the JP player; until it comes, verify lists the "
-                             "withheld secret as a finding (a forfeit in a tournament)")
+                             "withheld secret as a finding (a forfeit in a tournament)"
+                             + (f"; if he will not send it, ask the escrow holder ({holder.describe()}) to run "
+                                f"pbem blind recover {folder} --key HOLDER.key" if holder else ""))
         elif nxt == role:
             us_orders = role == "US" and held.awaiting == "US" and not held.over
             orders = " --orders ORDERS.json" if us_orders else ""
