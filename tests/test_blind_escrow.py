@@ -112,7 +112,7 @@ def test_an_honest_game_recovered_from_the_escrow_audits_as_after_publish_secret
 
 # -- a bad escrow part: found at recovery, naming the Japanese player and the step -----------------------------------
 
-@pytest.mark.parametrize("bad", ["garbage", "another step", "replayed"])
+@pytest.mark.parametrize("bad", ["garbage", "another step", "replayed", "malformed"])
 def test_a_bad_escrow_part_is_found_at_recovery_naming_the_japanese_player_and_the_step(tmp_path, monkeypatch, bad):
     real, sealed, cheat = blind_escrow.seal_part, {}, {}
 
@@ -124,6 +124,13 @@ def test_a_bad_escrow_part_is_found_at_recovery_naming_the_japanese_player_and_t
                 part = os.urandom(len(part))
             elif bad == "another step":
                 part = real(holder, game=game, n=n, secret=secret, seq=seq - 1, orders=orders, bucket=bucket)
+            elif bad == "malformed":  # it opens, but holds a field no escrow part has (schemas/blind-escrow-part.schema.json)
+                from pbem.protocol import sealing
+                from pbem.protocol.canonical import b64e, canonical_bytes
+
+                plain = {"game": game, "n": n, "secret": b64e(secret), "seq": seq, "orders": orders, "note": "x"}
+                part = sealing.seal_compressed(sealing.compress(canonical_bytes(plain)), holder,
+                                               blind_escrow.part_info(game, n), min_bucket=bucket)
             else:  # the part of his previous file, pasted in
                 part = sealed[max(k for k in sealed if k < n)]
         sealed[n] = part
@@ -140,7 +147,8 @@ def test_a_bad_escrow_part_is_found_at_recovery_naming_the_japanese_player_and_t
     assert f"RECOVERY FAILED: step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said, said
     assert "caught at recovery" in said
     words = {"garbage": "does not open as this file's", "another step": f"escrowed the orders of step {cheat['seq'] - 1}",
-             "replayed": "does not open as this file's"}[bad]
+             "replayed": "does not open as this file's",
+             "malformed": "opens but is malformed — blind-"}[bad]
     assert words in said, said
     assert not (us.game / blind_escrow.RECOVERED_NAME).exists()
 

@@ -33,6 +33,10 @@ IdentityLine = Annotated[str, Field(pattern=r"^pbem-id-1 ", max_length=400,
                                     description="A public identity, as pbem keygen writes it: pbem-id-1 NAME SIGN ENC.")]
 Step = Annotated[int, Field(ge=-1, description="A step of the game (-1: the set-up's root, 0: the empty root before it).")]
 
+StepKey = Annotated[str, Field(pattern=r"^[1-9][0-9]*$")]
+OrdersByStep = Annotated[dict[StepKey, Orders], Field(json_schema_extra={"additionalProperties": False},
+                                                      description="The Japanese orders of each of his steps, keyed by step.")]
+
 _CONFIG = ConfigDict(frozen=True, extra="forbid", defer_build=True, populate_by_name=True)
 
 
@@ -166,7 +170,7 @@ class BlindSecret(_Body):
 
     from_: Literal["JP", "escrow"] = Field(alias="from", description="JP, or escrow when the holder recovered it.")
     secret: B64
-    orders: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]*$")], Orders]
+    orders: OrdersByStep
     holder: Optional[IdentityLine] = Field(None, description="The escrow holder (only in blind-secret-escrow.pbem).")
 
 
@@ -176,7 +180,7 @@ class BlindPrivate(BaseModel):
 
     model_config = _CONFIG
     secret: B64
-    orders: Optional[dict[Annotated[str, Field(pattern=r"^[1-9][0-9]*$")], Orders]] = None
+    orders: Optional[OrdersByStep] = None
 
 
 class EscrowPart(BaseModel):
