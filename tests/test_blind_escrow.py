@@ -229,3 +229,31 @@ def test_the_escrow_part_has_the_same_length_whatever_the_orders(tmp_path, monke
     assert any(o is None for o in orders_seen) and sum(o is not None for o in orders_seen) >= 4
     half = len(orders_seen) // 2
     assert orders_seen[:half] != orders_seen[half:]  # the two games' orders differ
+
+
+def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopped(tmp_path):
+    players = begin(tmp_path)
+    play_to_the_end(playing(players), until=7)  # he never answers blind-0007-US.pbem
+    us = players["US"]
+    said = recover(players)
+    assert "the game was not over: it ends here" in said
+    assert "the game ends here" in us.status()
+    said = pbem("audit", us.game)
+    assert "audited 3 step(s) with full information" in said and "came from the escrow" in said
+
+
+def test_a_recovered_file_with_other_orders_than_committed_names_the_holder_not_the_japanese_player(tmp_path):
+    """A holder who sides with the American player cannot frame the Japanese player with orders he never gave."""
+    players = begin(tmp_path)
+    play_to_the_end(playing(players), until=7)
+    recover(players)
+    us = players["US"]
+    path = us.game / blind_escrow.RECOVERED_NAME
+
+    def frame(body):
+        body["orders"]["1"] = {"deployment": {"units": {}, "dummies": []}}
+
+    _resign(path, players["ESC"].key, frame)
+    said = pbem("audit", us.game, code=1)
+    assert f"{path}: orders.1: holds other orders for step 1 than the Japanese player committed" in said, said
+    assert "the escrow holder (esc" in said

@@ -140,9 +140,12 @@ def _step_of(message: blindfile.Message) -> int:
 
 def public_findings(held) -> list[br.Finding]:
     """What the American player checks at once of the escrow: a part in every Japanese file, of the public length."""
-    if holder_of(held.messages[0]) is None:
+    holder = holder_of(held.messages[0])
+    if holder is None:
         return []
     found, size = [], floor_bucket(held.loaded.scenario)
+    if holder.same_keys(held.identities["JP"]):  # an escrow to himself closes nothing
+        found.append(br.Finding("JP", 0, br.AT_ONCE, "named himself as the escrow holder: the escrow is worthless"))
     for message in _jp_messages(held):
         name = Path(message.source).name
         text = message.body.get(PART)
@@ -250,7 +253,14 @@ def read_recovered(folder: Path, held) -> tuple[bytes, dict[int, dict], str] | N
         raise VerificationFailed("is the recovered secret of another game", file=str(path), field="game",
                                  hint="ask the escrow holder for this game's")
     secret = b64d(body["secret"], source=str(path), field="secret")
+    redo = f"the escrow holder ({holder.describe()}) wrote it wrong: ask him to run pbem blind recover again"
     if secret_hash(secret) != held.messages[0].body["escrow"]["secret"]:
         raise VerificationFailed("holds a secret that is not the one the genesis committed", file=str(path),
-                                 field="secret", hint="ask the escrow holder to run pbem blind recover again")
-    return secret, {int(k): v for k, v in body["orders"].items()}, holder.describe()
+                                 field="secret", hint=redo)
+    orders = {int(k): v for k, v in body["orders"].items()}
+    for seq, committed in sorted(held.record.jp_commitments.items()):  # his word is checked too: he cannot frame JP
+        _, nonce = br.orders_salt_nonce(secret, game=held.game, seq=seq)
+        if seq not in orders or br.orders_commitment(nonce, orders[seq]) != committed:
+            raise VerificationFailed(f"holds {'no' if seq not in orders else 'other'} orders for step {seq} than the "
+                                     "Japanese player committed", file=str(path), field=f"orders.{seq}", hint=redo)
+    return secret, orders, holder.describe()

@@ -156,7 +156,9 @@ class BlindMode(GameMode):
                             "it commits to him)")
         if held.secret_recovered_by:
             lines.append(f"the Japanese secret came from the escrow, recovered by {held.secret_recovered_by}")
-        if nxt is None:
+        if nxt is None and not held.over:  # recovered from the escrow while the game went on: it ends here
+            lines.append(f"next: the game ends here (every marker is open): pbem audit {folder}")
+        elif nxt is None:
             lines.append(f"next: the game is over and the secret published: pbem audit {folder}")
         elif role is None:
             lines.append(f"next: {nxt} writes {name}; give --key to be told what you should do")
