@@ -148,7 +148,7 @@ def test_a_bad_escrow_part_is_found_at_recovery_naming_the_japanese_player_and_t
     assert "caught at recovery" in said
     words = {"garbage": "does not open as this file's", "another step": f"escrowed the orders of step {cheat['seq'] - 1}",
              "replayed": "does not open as this file's",
-             "malformed": "opens but is malformed — blind-"}[bad]
+             "malformed": "opens but is malformed — (top level): Additional properties are not allowed ('note'"}[bad]
     assert words in said, said
     assert not (us.game / blind_escrow.RECOVERED_NAME).exists()
 

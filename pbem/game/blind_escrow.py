@@ -197,15 +197,15 @@ def open_parts(held, identity: PrivateIdentity) -> tuple[bytes | None, dict[int,
             sealed = b64d(text, source=message.source, field=PART)
             plain = sealing.open_sealed(sealed, identity, part_info(held.game, message.n), what="the escrow part",
                                         source=message.source, field=PART, limit=LARGEST_BUCKET)
-        except BadInput as exc:
+        except BadInput:  # HPKE cannot tell garbage from another file's part: both are his
             bad("put an escrow part that does not open as this file's with the holder's key: garbage, or a part "
-                f"sealed for another file or game (replayed) — {exc.message}")
+                "sealed for another file or game (replayed)")
             continue
         try:
             doc = parse_canonical(plain, source=f"{name} (escrow part)", what="escrow part")
             blind_schema.check_escrow_part(doc, f"{name} (escrow part)")
         except BadInput as exc:
-            bad(f"sealed an escrow part that opens but is malformed — {exc.render()}")
+            bad(f"sealed an escrow part that opens but is malformed — {exc.field or 'content'}: {exc.message}")
             continue
         if doc["game"] != held.game or doc["n"] != message.n:
             bad(f"sealed the escrow part of file {doc['n']} of game {doc['game']} into this file")
