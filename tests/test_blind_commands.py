@@ -52,12 +52,15 @@ def ids_of(view: dict, side: str) -> set[str]:
 
 
 def hidden_from_us(game: Path, step: int) -> tuple[set[str], dict, dict]:
-    """The Japanese identities the Japanese view holds and the view published to the American player does not."""
+    """The Japanese identities the Japanese view holds and the view published to the American player does not name,
+    neither among its units nor in the step's events (a unit seen in passing through a clear hex, 19B.3, is named
+    there and stands hidden at the end)."""
     from pbem.game.blind_files import load
+    from pbem.game.blind_run import _names
 
     published = load(game / "US").record.publications[step - 1].view
     us, jp = view_json(game, "US", step), view_json(game, "JP", step)
-    return ids_of(jp, "JP") - ids_of(published, "JP"), us, jp
+    return ids_of(jp, "JP") - _names(published), us, jp
 
 
 def test_the_american_view_is_the_published_one_and_the_japanese_view_his_own_units(game):
