@@ -22,8 +22,9 @@ from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pbem.model.common import HexId
+from pbem.model.common import Edition, HexId
 from pbem.model.orders import Orders
+from pbem.model.scenario import GroundSupport
 
 GameId = Annotated[str, Field(pattern=r"^[0-9a-f]{32}$", description="The game id: 32 hex digits, in every file of the game.")]
 Digest = Annotated[str, Field(pattern=r"^sha256:[0-9a-f]{64}$", description="A SHA-256 digest, written sha256:<hex>.")]
@@ -79,6 +80,13 @@ class OrdersCommitment(BaseModel):
     seq: int = Field(ge=1)
     orders: Digest
     salt: Digest
+
+
+class Overrides(BaseModel):
+    """What the genesis replaces of the scenario, as a referee's genesis records it: today the Ground Support track."""
+
+    model_config = _CONFIG
+    ground_support: list[GroundSupport]
 
 
 class Escrow(BaseModel):
@@ -143,6 +151,8 @@ class BlindGenesis(_Body):
     identities: Identities
     setup: SetupRoot
     commit: OrdersCommitment
+    edition: Optional[Edition] = Field(None, description="The edition both players play by (pbem new --edition; dg-2009 when absent).")
+    overrides: Optional[Overrides] = Field(None, description="A Ground Support track in place of the scenario's (pbem new --gsp).")
     escrow: Optional[Escrow] = Field(None, description="Present only in a game with an escrow (pbem new --escrow).")
     escrow_part: Optional[B64] = Field(None, description="The secret and the orders committed here, sealed to the escrow holder.")
 
