@@ -67,14 +67,9 @@ def new(
             raise BadInput("--setup is the Japanese set-up of a game with hidden units and no referee",
                            hint="give it with --no-referee --option hidden-units")
         setup_orders = read_orders(setup)
-    holder = {}
-    if escrow is not None:  # only that mode has a secret for a third party to hold
-        if mode.name != "hidden-no-referee":
-            raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
-                           hint="give it with --no-referee --option hidden-units")
-        holder = {"escrow": read_public(escrow)}
+    holder = read_public(escrow) if escrow is not None else None  # a mode with no player's secret to hold refuses it
     genesis = mode.start(scenario, identity, read_public(us), read_public(jp), referee=None if referee is None else named,
-                         edition=edition, ground_support=track, options=option, setup=setup_orders, **holder)
+                         edition=edition, ground_support=track, options=option, setup=setup_orders, escrow=holder)
     target = out / getattr(genesis, "file_name", turn_name(0))
     if target.exists():
         raise BadInput("a game already exists here", file=str(target), hint="choose a new folder with --out")
