@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from pbem.model.blind import BlindAnswer, BlindGenesis, BlindPrivate, BlindPublication, BlindSecret, EscrowPart
 from pbem.model.map import MapSpec
 from pbem.model.orders import Orders
 from pbem.model.scenario import Scenario
@@ -21,6 +22,14 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "orders.schema.json": Orders,
     "map.schema.json": MapSpec,
     "scenario.schema.json": Scenario,
+    # hidden units with no referee (issue 24): the body of each kind of blind-NNNN-SIDE.pbem, the secret at the
+    # end, each player's private file and the plaintext of an escrow part
+    "blind-genesis.schema.json": BlindGenesis,
+    "blind-publication.schema.json": BlindPublication,
+    "blind-answer.schema.json": BlindAnswer,
+    "blind-secret.schema.json": BlindSecret,
+    "blind-private.schema.json": BlindPrivate,
+    "blind-escrow-part.schema.json": EscrowPart,
 }
 
 

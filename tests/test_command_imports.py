@@ -158,6 +158,29 @@ def test_a_command_of_a_game_without_a_referee_loads_what_its_class_allows(blind
     _check(_run(blind_game, [a.format(OUT=tmp_path) for a in args]), command, kind)
 
 
+#: The escrow holder's command, run on a copy of a finished demo game with an escrow (its recovered secret taken out).
+ESCROW_COMMANDS = {
+    "blind recover": (["blind", "recover", "{OUT}/US", "--key", "escrow.key"], "US", ["blind-secret-escrow.pbem"], READS_INPUT),
+}
+
+
+@pytest.fixture(scope="module")
+def escrow_game(tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("escrow-imports")
+    subprocess.run([sys.executable, "-m", "pbem", "demo", "--scenario", "test-skirmish", "--no-referee", "--option", "hidden-units",
+                    "--escrow", "--dir", "blind"], cwd=base, check=True, capture_output=True)
+    return base / "blind"
+
+
+@pytest.mark.parametrize("command", list(ESCROW_COMMANDS))
+def test_a_command_of_the_escrow_holder_loads_what_its_class_allows(escrow_game, command, tmp_path):
+    args, side, remove, kind = ESCROW_COMMANDS[command]
+    shutil.copytree(escrow_game / side, tmp_path / side)
+    for name in remove:
+        (tmp_path / side / name).unlink()
+    _check(_run(escrow_game, [a.format(OUT=tmp_path) for a in args]), command, kind)
+
+
 def test_every_command_is_classed():
     from typer.main import get_group
 
@@ -170,7 +193,7 @@ def test_every_command_is_classed():
             else:
                 yield f"{prefix}{name}"
 
-    known = set(GAME_COMMANDS) | set(OTHER_COMMANDS) | set(BLIND_COMMANDS) | SERVICES
+    known = set(GAME_COMMANDS) | set(OTHER_COMMANDS) | set(BLIND_COMMANDS) | set(ESCROW_COMMANDS) | SERVICES
     missing = sorted(set(names(get_group(app))) - known)
     assert not missing, f"class these commands in tests/test_command_imports.py: {', '.join(missing)}"
 

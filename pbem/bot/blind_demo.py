@@ -27,6 +27,7 @@ class BlindDemo:
     verify_findings: list
     audit_findings: list
     result: str
+    recovered_by: str | None = None
 
 
 def default_blind_folder(scenario: str, base: Path = Path(".")) -> Path:
@@ -40,8 +41,12 @@ def default_blind_folder(scenario: str, base: Path = Path(".")) -> Path:
 
 
 def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], seed: int | None = 0,
-                   on_file: Callable[[str, Path], None] | None = None, edition: str | None = None) -> BlindDemo:
-    """Play ``scenario`` to its end in ``folder`` (``JP/`` and ``US/``, one per player; the files travel by copy)."""
+                   on_file: Callable[[str, Path], None] | None = None, edition: str | None = None,
+                   escrow: bool = False) -> BlindDemo:
+    """Play ``scenario`` to its end in ``folder`` (``JP/`` and ``US/``, one per player; the files travel by copy).
+
+    ``escrow``: a third party (``escrow.key``) holds the escrow, and at the end the Japanese bot vanishes instead of
+    publishing his secret: the holder recovers it from the American folder (``pbem blind recover``)."""
     from pbem.bot.play import bot_orders
 
     folders = {side: folder / side for side in ("JP", "US")}
@@ -50,10 +55,10 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
     for f in folders.values():
         f.mkdir(parents=True, exist_ok=True)
     ids, keys = {}, {}
-    for side in ("US", "JP"):
-        ids[side] = generate(side.lower())
-        keys[side] = write_private(folder / f"{side.lower()}.key", ids[side], None)
-        write_public(folder / f"{side.lower()}.pub", ids[side])
+    for side in ("US", "JP", "ESC") if escrow else ("US", "JP"):
+        ids[side] = generate(side.lower() if side != "ESC" else "escrow")
+        keys[side] = write_private(folder / f"{ids[side].name}.key", ids[side], None)
+        write_public(folder / f"{ids[side].name}.pub", ids[side])
 
     def bot(side: str):
         return lambda view, loaded: bot_orders(view, loaded, policies[side], seed)
@@ -65,7 +70,8 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
             on_file(side, path)
 
     text, private = blind_files.start(scenario, ids["JP"], ids["US"].public, ids["JP"].public, setup=None,
-                                      choose_setup=bot("JP"), edition=edition)
+                                      choose_setup=bot("JP"), edition=edition,
+                                      escrow=ids["ESC"].public if escrow else None)
     write_new(folders["JP"] / blind_files.private_name("JP"), json.dumps(private, sort_keys=True), mode=0o600)
     send(write_new(folders["JP"] / blindfile.file_name(0), text), "JP")
     while True:
@@ -74,8 +80,18 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
         if writer is None or (held.over and writer == "JP"):
             break
         send(blind_files.write_next(folders[writer], ids[writer], bot(writer)), writer)
-    send(blind_files.publish_secret(folders["JP"], ids["JP"]), "JP")
+    if escrow:
+        from pbem.game.blind_recover import recover
+
+        written, found, _ = recover(folders["US"], ids["ESC"])
+        if found:
+            raise BadInput(f"the escrow did not recover: {found[0]}", file=str(folders["US"]))
+        if on_file:
+            on_file("the escrow holder", written)
+    else:
+        send(blind_files.publish_secret(folders["JP"], ids["JP"]), "JP")
     held = blind_files.load(folders["US"])
     victory = held.last_pub.view.get("victory") if held.last_pub else None
     return BlindDemo(folders, keys, len(held.messages), len(held.record.publications), blind_files.findings(held),
-                     blind_files.audit_findings(held), (victory or {}).get("level", "?") if isinstance(victory, dict) else "?")
+                     blind_files.audit_findings(held), (victory or {}).get("level", "?") if isinstance(victory, dict) else "?",
+                     held.secret_recovered_by)

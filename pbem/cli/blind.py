@@ -54,6 +54,30 @@ def publish_secret(
     typer.echo(f"wrote {written}: send it to the US player; anyone can now run 'pbem audit {folder}'")
 
 
+@blind_app.command("recover")
+def recover(
+    folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="The game's folder (every file of it: the US player's copy has them all).")],
+    key: KeyOption,
+    passphrase_env: PassphraseEnv = None,
+) -> None:
+    """The escrow holder: open the escrow parts of a game whose Japanese player quits or withholds his secret, and
+    write blind-secret-escrow.pbem (the secret and his orders, signed by you), so that anyone can audit the game."""
+    from pbem.game.blind_recover import recover as recover_escrow
+    from pbem.passphrase import open_key
+
+    written, found, over = recover_escrow(folder, open_key(key, passphrase_env))
+    if found:
+        typer.echo(f"RECOVERY FAILED: {found[0]}")
+        for f in found:
+            typer.echo(f"  {f}")
+        typer.echo("the Japanese player sealed a bad escrow part: a finding against him (a forfeit in a tournament); "
+                   "nothing was written")
+        raise typer.Exit(1)
+    typer.echo(f"wrote {written}: the Japanese secret and orders, recovered from the escrow and signed by you"
+               + ("" if over else " (the game was not over: it ends here, every marker is open)"))
+    typer.echo(f"send {written.name} to both players; anyone can now run 'pbem audit {folder}'")
+
+
 @blind_app.command("view")
 def view(
     folder: Annotated[Path, typer.Argument(metavar="GAMEDIR", help="Your folder of this game's files.")],
@@ -72,12 +96,14 @@ def view(
 
 
 def verify_folder(folder: Path, as_json: bool) -> None:
+    from pbem.game.blind_escrow import RECOVERED_NAME
     from pbem.game.blind_files import findings, load
 
     held = load(folder)
     found = findings(held)
     if as_json:
         output.echo_json({"ok": not found, "game": held.game, "files": len(held.messages),
+                          "secret_from": _secret_from(held),
                           "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found]})
     elif found:
         typer.echo(f"NOT VERIFIED: {found[0]}")
@@ -86,7 +112,10 @@ def verify_folder(folder: Path, as_json: bool) -> None:
     else:
         typer.echo(f"verified {len(held.messages)} file(s) of game {held.game}, US and JP, no referee, hidden units: "
                    f"signatures, the chain, every opening against the roots held, acknowledgements, seeds and rolls hold")
-        if not held.secret_published:
+        if held.secret_recovered_by:
+            typer.echo(f"  the Japanese secret came from the escrow, recovered by {held.secret_recovered_by} "
+                       f"({RECOVERED_NAME}); pbem audit replays the game with it")
+        elif not held.secret_published:
             typer.echo("  the hidden moves wait for the Japanese player's secret (pbem blind publish-secret), then pbem audit")
     raise typer.Exit(1 if found else 0)
 
@@ -103,6 +132,9 @@ def audit_folder(folder: Path) -> None:
             typer.echo(f"  {f}")
         raise typer.Exit(1)
     typer.echo(BLIND_MODE.audit_summary(len(held.record.publications)))
+    if held.secret_recovered_by:
+        typer.echo(f"  the secret and the Japanese orders came from the escrow, recovered by {held.secret_recovered_by}: "
+                   "the Japanese player did not publish them")
 
 
 def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[str], as_json: bool = False) -> None:
@@ -128,7 +160,8 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
         held = load(folder)
         output.echo_json({"folder": str(folder), "mode": BLIND_MODE.name, "game": held.game, "role": role,
                           "files": len(held.messages), "steps": len(held.record.publications), "over": held.over,
-                          "secret_published": held.secret_published, "next_writer": held.next_writer,
+                          "secret_published": held.secret_published, "secret_from": _secret_from(held),
+                          "escrow": _escrow_holder(held), "next_writer": held.next_writer,
                           "verified": not found,
                           "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found],
                           "next": [line.removeprefix("next: ") for line in lines if line.startswith("next: ")]})
@@ -166,3 +199,13 @@ class _FolderCommands:
 
 
 own_files.register(NAME, _FolderCommands())
+def _secret_from(held) -> str | None:
+    """Where the published secret came from: JP, the escrow, or nowhere yet."""
+    return None if not held.secret_published else "escrow" if held.secret_recovered_by else "JP"
+
+
+def _escrow_holder(held) -> str | None:
+    from pbem.game.blind_escrow import holder_of
+
+    holder = holder_of(held.messages[0])
+    return holder.describe() if holder else None

@@ -89,11 +89,16 @@ def demo(
     think: Think = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (docs/hidden-units.md).")] = None,
     no_referee: Annotated[bool, typer.Option("--no-referee", help="With --option hidden-units: no referee; the Japanese bot commits and opens his markers, publishes his secret at the end (docs/hidden-units.md).")] = False,
+    escrow: Annotated[bool, typer.Option("--escrow", help="With --no-referee --option hidden-units: a third party holds the escrow; at the end the Japanese bot vanishes and the holder recovers his secret (pbem blind recover).")] = False,
 ) -> None:
     """Play a whole scenario bot against bot through the real files: keys, turn files, orders, verify, audit, result."""
     if no_referee:
-        _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition)
+        _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition, escrow)
         return
+    if escrow:
+        from pbem.errors import BadInput
+
+        raise BadInput("--escrow is for a demo with hidden units and no referee", hint="add --no-referee --option hidden-units")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -148,7 +153,7 @@ def demo(
     raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)
 
 
-def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition) -> None:
+def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition, escrow=False) -> None:
     """The demo of hidden units with no referee: two folders, the files copied between them as mail would carry them."""
     from pbem.bot.blind_demo import default_blind_folder, run_blind_demo
     from pbem.datafiles import find_scenario
@@ -166,7 +171,7 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     def on_file(side, path) -> None:
         typer.echo(f"  {side} wrote {path.name}")
 
-    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file, edition=edition)
+    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file, edition=edition, escrow=escrow)
     if done.verify_findings:
         typer.echo(f"NOT VERIFIED: {done.verify_findings[0]}")
     else:
@@ -175,7 +180,8 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     if done.audit_findings:
         typer.echo(f"AUDIT FAILED: {done.audit_findings[0]}")
     else:
-        typer.echo(f"audited with the Japanese player's published secret: {done.steps} steps replayed with full information")
+        typer.echo(f"audited with the Japanese player's {'secret recovered from the escrow by ' + done.recovered_by if done.recovered_by else 'published secret'}"
+                   f": {done.steps} steps replayed with full information")
     typer.echo(f"result: {done.result}")
     us = done.folders["US"]
     typer.echo(f"\nLook at it with:\n  pbem status {us} --key {done.keys['US']}\n  pbem verify {us}\n  pbem audit {us}")

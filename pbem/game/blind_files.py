@@ -26,6 +26,7 @@ from typing import Callable
 from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_from, scenario_document
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
+from pbem.game import blind_escrow, blind_schema
 from pbem.game import blind_run as br
 from pbem.game.referee import genesis_step, verdict
 from pbem.game.scenario_ref import scenario_hash, with_overrides
@@ -75,6 +76,7 @@ class BlindGame:
     jp_orders: dict[int, dict] = field(default_factory=dict)
     secret_published: bool = False
     problems: list[br.Finding] = field(default_factory=list)  # what a file's writer owed and did not send (at once)
+    secret_recovered_by: str | None = None  # the escrow holder, when the secret came from the escrow (blind_escrow)
 
     @property
     def game(self) -> str:
@@ -134,6 +136,8 @@ def load(folder: Path) -> BlindGame:
         raise BadInput("no game files found", file=str(folder), hint=f"the game starts with {blindfile.file_name(0)}")
     messages = [blindfile.read(read_text(p, what="game file"), str(p)) for p in paths]
     genesis = messages[0]
+    for message in messages:  # each body against its schema (schemas/blind-*.schema.json) before anything reads it
+        blind_schema.check_body(message.body, message.source)
     ids = blindfile.body_field(genesis, "identities", dict)
     identities = {side: Pub.from_line(ids.get(side, ""), source=genesis.source, field=f"identities.{side}") for side in SIDES}
     blindfile.check(genesis, identities["JP"], "JP")
@@ -170,6 +174,7 @@ def load(folder: Path) -> BlindGame:
     if secret_path.exists():
         message = blindfile.read(read_text(secret_path, what="secret file"), str(secret_path))
         body = blindfile.check(message, identities["JP"], "JP")
+        blind_schema.check_body(body, message.source)
         if body.get("game") != game:
             raise VerificationFailed("is the secret of another game", file=str(secret_path), field="game",
                                      hint="ask the Japanese player for this game's secret")
@@ -179,6 +184,9 @@ def load(folder: Path) -> BlindGame:
         except (TypeError, ValueError):
             raise BadInput("the secret file's orders are malformed", file=str(secret_path), field="orders",
                            hint="ask the Japanese player for the file again") from None
+        held.secret_published = True
+    elif (recovered := blind_escrow.read_recovered(folder, held)) is not None:
+        held.secret, held.jp_orders, held.secret_recovered_by = recovered
         held.secret_published = True
     return held
 
@@ -375,10 +383,12 @@ def findings(held: BlindGame) -> list[br.Finding]:
     his = {f.seq for f in held.problems if f.cheater == "US"}  # a root he acknowledged wrongly is his doing, not JP's
     found += [br.Finding(f.cheater, f.seq, br.AT_ONCE, f.what) for f in br.check_history(record, held.identities["US"], shown)
               if f.seq not in his]
+    found += blind_escrow.public_findings(held)
     if held.over and not held.secret_published and blindfile.writer_of(len(held.messages)) == "JP":
         found.append(br.Finding("JP", len(record.publications), br.AT_END,
                                 "withheld his secret at the end of the game: no hidden move can be audited "
-                                "(a forfeit in a tournament; 'pbem blind publish-secret' publishes it)"))
+                                "(a forfeit in a tournament; 'pbem blind publish-secret' publishes it)"
+                                + blind_escrow.withheld_note(held)))
     return found
 
 
@@ -405,13 +415,16 @@ def _private(folder: Path, side: str) -> dict:
     if not path.exists():
         raise BadInput(f"your secret for this game is not in this folder ({path.name})", file=str(folder),
                        hint="run the command in your own game folder, where 'pbem new' or your first 'pbem blind next' wrote it")
+    from pbem.jsonfile import read_json
+
+    doc = read_json(path)
     try:
-        doc = json.loads(read_text(path, what="private game file"))
+        blind_schema.check_private(doc, str(path))
         b64d(doc["secret"], source=str(path), field="secret")
         return doc
-    except (ValueError, KeyError, TypeError):
-        raise BadInput("your private game file is damaged", file=str(path),
-                       hint="restore it from your backup: without it you cannot play on or publish your secret") from None
+    except BadInput as exc:
+        exc.hint = "your private game file is damaged: restore it from your backup (without it you cannot play on or publish your secret)"
+        raise
 
 
 def _keep(folder: Path, side: str, doc: dict) -> None:
@@ -424,15 +437,18 @@ def role_in(held: BlindGame, identity: PublicIdentity) -> str | None:
 
 def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *, setup: dict | None,
           choose_setup: Callable[[dict, LoadedScenario], dict] | None = None, edition: str | None = None,
-          ground_support: list[dict] | None = None) -> tuple[str, dict]:
+          ground_support: list[dict] | None = None, escrow: PublicIdentity | None = None) -> tuple[str, dict]:
     """The Japanese player's genesis (its text) and what he keeps: the root over his secret set-up, the commitment
-    to his set-up orders and to the salt of their dice.  The edition and a Ground Support track in place of the
-    scenario's are recorded in it, signed, as a referee's genesis records them: both players play by them."""
+    to his set-up orders and to the salt of their dice (and, with ``escrow``, the holder and the first escrow part).
+    The edition and a Ground Support track in place of the scenario's are recorded in it, signed, as a referee's
+    genesis records them: both players play by them."""
     if not me.public.same_keys(jp):
         raise BadInput("the Japanese player starts a game with hidden units and no referee: his genesis commits his "
                        "secret set-up", hint="run 'pbem new … --no-referee --option hidden-units --key jp.key'")
     if us.same_keys(jp):
         raise BadInput("the US and JP identities are the same key", hint="each player needs a key of his own (pbem keygen)")
+    if escrow is not None:
+        blind_escrow.refuse_holder(escrow, us, jp)
     edition = _edition(edition or DEFAULT_EDITION, None)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
     loaded = with_overrides(load_scenario(scenario), overrides, "--gsp")
@@ -460,6 +476,10 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
             "edition": edition}
     if overrides:
         body["overrides"] = overrides
+    if escrow is not None:  # the holder named and the secret's hash committed, signed; the set-up orders escrowed
+        body |= blind_escrow.genesis_fields(escrow, secret)
+        body[blind_escrow.PART] = b64e(blind_escrow.seal_part(escrow, game=game, n=0, secret=secret, seq=1, orders=orders,
+                                                              bucket=blind_escrow.floor_bucket(loaded.scenario)))
     return blindfile.write(me, body), {"secret": b64e(secret), "orders": {"1": orders}}
 
 
@@ -573,6 +593,7 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
         body["commit"] = {"seq": seq + 1, "orders": br.orders_commitment(nonce, mine), "salt": dice.commit(next_salt)}
         orders_kept[seq + 1] = mine
         _keep(folder, "JP", {"secret": private["secret"], "orders": {str(k): v for k, v in orders_kept.items()}})
+    blind_escrow.attach(held, body, secret, orders_kept)
     return blindfile.write(identity, body)
 
 

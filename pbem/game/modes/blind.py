@@ -34,6 +34,7 @@ class BlindStart:
     bot_setup: bool = False
     public: dict = field(default_factory=dict)
     committed: list[str] = field(default_factory=list)  # what stands under each marker, for the Japanese player's eyes
+    escrow: str | None = None  # the escrow holder's description, when pbem new --escrow named one
 
 
 class BlindMode(GameMode):
@@ -65,16 +66,17 @@ class BlindMode(GameMode):
         raise BadInput("a game without a referee has no NMR: only a referee plays the bot's orders for an absent player",
                        hint="wait for your opponent's file")
 
-    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
-        from pbem.game import blind_files
-
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None):
         from pbem.datafiles import load_scenario
+        from pbem.game import blind_files
         from pbem.game.blind_views import placed_setup, setup_lines
         from pbem.game.exposure import pieces
 
-        text, private = blind_files.start(scenario, me, us, jp, setup=setup, edition=edition, ground_support=ground_support)
+        text, private = blind_files.start(scenario, me, us, jp, setup=setup, edition=edition, ground_support=ground_support,
+                                          escrow=escrow)
         committed = setup_lines(pieces(placed_setup(load_scenario(scenario), private["orders"]["1"])))
-        return BlindStart(text, private, bot_setup=setup is None, committed=committed)
+        return BlindStart(text, private, bot_setup=setup is None, committed=committed,
+                          escrow=escrow.describe() if escrow else None)
 
     def following(self, turn, adjudicator, step, body, dice, superseded, *, loaded, hidden):
         self._refuse("no turn file follows")
@@ -113,11 +115,15 @@ class BlindMode(GameMode):
 
     def announce_genesis(self, genesis, target):
         whose = "the greedy bot's set-up (give --setup FILE for your own)" if genesis.bot_setup else "your secret set-up"
-        return [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
+        lines = [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
                 "in the file), your per-game secret is in "
                 f"{target.parent / genesis.private_name} (keep it, never send it)",
                 "committed under each marker (check it is what you meant; only you see this, and "
-                f"'pbem status {target.parent} --key YOUR.key' shows it again):", *genesis.committed,
+                f"'pbem status {target.parent} --key YOUR.key' shows it again):", *genesis.committed]
+        if genesis.escrow:
+            lines.append(f"escrow: every file of yours seals your secret and the orders it commits to {genesis.escrow}, "
+                         "who can recover them for the audit if you quit (pbem blind recover)")
+        return lines + [
                 f"send {target.name} to the US player; he answers with blind-0001-US.pbem (pbem blind next)"]
 
     def announce_turn(self, done, target):
@@ -140,7 +146,7 @@ class BlindMode(GameMode):
 
     def advice(self, folder: Path, role: str | None, key_hint: str) -> tuple[list[str], list, bool]:
         """``status``'s lines for a folder of this mode, its findings, and whether it verifies."""
-        from pbem.game import blind_files
+        from pbem.game import blind_escrow, blind_files
         from pbem.game.blind_run import AT_ONCE
 
         held = blind_files.load(folder)
@@ -168,7 +174,15 @@ class BlindMode(GameMode):
         n = len(held.messages)
         name = blindfile.file_name(n)
         other = "US" if role == "JP" else "JP"
-        if nxt is None:
+        holder = blind_escrow.holder_of(held.messages[0])
+        if holder is not None:
+            lines.insert(1, f"escrow: held by {holder.describe()} (every Japanese file seals the secret and the orders "
+                            "it commits to him)")
+        if held.secret_recovered_by:
+            lines.append(f"the Japanese secret came from the escrow, recovered by {held.secret_recovered_by}")
+        if nxt is None and not held.over:  # recovered from the escrow while the game went on: it ends here
+            lines.append(f"next: the game ends here (every marker is open): pbem audit {folder}")
+        elif nxt is None:
             lines.append(f"next: the game is over and the secret published: pbem audit {folder}")
         elif role is None:
             lines.append(f"next: {nxt} writes {name}; give --key to be told what you should do")
@@ -178,7 +192,9 @@ class BlindMode(GameMode):
                              f"--key {key_hint}; send {blindfile.SECRET_NAME} to the US player")
             else:
                 lines.append(f"next: wait for {blindfile.SECRET_NAME} from the JP player; until it comes, verify lists the "
-                             "withheld secret as a finding (a forfeit in a tournament)")
+                             "withheld secret as a finding (a forfeit in a tournament)"
+                             + (f"; if he will not send it, ask the escrow holder ({holder.describe()}) to run "
+                                f"pbem blind recover {folder} --key HOLDER.key" if holder else ""))
         elif nxt == role:
             us_orders = role == "US" and held.awaiting == "US" and not held.over
             orders = " --orders ORDERS.json" if us_orders else ""

@@ -7,6 +7,7 @@ reveal file from which anyone audits (docs/PROTOCOL.md, "Referee mode").
 
 from __future__ import annotations
 
+from pbem.errors import BadInput
 from pbem.game.advice import mail_subject, orders_steps, orders_subject
 from pbem.game.folder import orders_name, turn_name
 from pbem.game.modes.base import GameMode, genesis_lines
@@ -43,7 +44,10 @@ class RefereeMode(GameMode):
 
         return adjudicate_nmr(turn, adjudicator, side)
 
-    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None):
+        if escrow is not None:  # no player holds a per-game secret here: nothing for a third party to hold
+            raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
+                           hint="give it with --no-referee --option hidden-units")
         from pbem.game.referee import start_game
 
         return start_game(scenario, me, us, jp, edition, ground_support=ground_support, options=options)

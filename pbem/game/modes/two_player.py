@@ -73,7 +73,10 @@ class TwoPlayerMode(GameMode):
         raise BadInput("a two-player game has no NMR: only a referee plays the bot's orders for an absent player",
                        file=turn.source, hint="wait for your opponent's orders")
 
-    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None):
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None):
+        if escrow is not None:  # no player holds a per-game secret here: nothing for a third party to hold
+            raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
+                           hint="give it with --no-referee --option hidden-units")
         from pbem.game.twoplayer import start_two_player_game
 
         return start_two_player_game(scenario, me, us, jp, edition, ground_support=ground_support, options=options)

@@ -1,0 +1,61 @@
+"""Every file of a game with hidden units and no referee is checked against its schema before it is read (issue 24).
+
+The schemas are ``schemas/blind-*.schema.json``, generated from
+:mod:`pbem.model.blind`; the check is :mod:`pbem.jsonfile`'s, so a malformed
+file is refused (exit 2) naming the file and the field, every violation
+listed, as an orders or scenario file is.  Which schema a message's body
+answers to follows from its number: 0 the genesis, even the Japanese
+publications, odd the American answers, -1 the secret at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _model_for(body: Any):
+    from pbem.model import blind
+
+    n = body.get("n") if isinstance(body, dict) else None
+    if not isinstance(n, int) or isinstance(n, bool) or n < -1:
+        return blind.BlindGenesis  # whatever it is, the genesis schema names what is wrong with it
+    if n == -1:
+        return blind.BlindSecret
+    if n == 0:
+        return blind.BlindGenesis
+    return blind.BlindAnswer if n % 2 else blind.BlindPublication
+
+
+def check(document: Any, source: str, model, what: str) -> None:
+    """BadInput (exit 2) naming ``source`` and the field when ``document`` is not a valid ``model``."""
+    from pbem.jsonfile import check_document, schema_errors, validator_for
+
+    check_document(document, source)
+    problem = schema_errors(validator_for(model), document, source, what)
+    if problem:
+        problem.hint = f"{problem.hint}; the file was made by another program or altered: ask its writer for it again"
+        raise problem
+
+
+def check_body(body: Any, source: str) -> None:
+    """The body of a ``blind-NNNN-SIDE.pbem`` message or of a published secret, against its schema."""
+    model = _model_for(body)
+    check(body, source, model, f"schemas/{_schema_name(model)}")
+
+
+def check_private(document: Any, source: str) -> None:
+    from pbem.model.blind import BlindPrivate
+
+    check(document, source, BlindPrivate, "schemas/blind-private.schema.json")
+
+
+def check_escrow_part(document: Any, source: str) -> None:
+    from pbem.model.blind import EscrowPart
+
+    check(document, source, EscrowPart, "schemas/blind-escrow-part.schema.json")
+
+
+def _schema_name(model) -> str:
+    from pbem.schemas import SCHEMAS
+
+    return next(name for name, known in SCHEMAS.items() if known is model)
