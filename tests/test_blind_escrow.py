@@ -24,9 +24,10 @@ import pytest
 from pbem.game import blind_escrow
 from pbem.protocol import blindfile
 from pbem.protocol.canonical import b64d
-from tests.test_blind_cli import Player, _resign, pbem, play_to_the_end, step
-from tests.test_blind_file_attacks import SECRETS, illegal_mover, publish_secret, reproducible  # noqa: F401  (autouse)
-from tests.test_blind_cli import SCENARIO
+from tests.blind_games import SCENARIO, Player, play_to_the_end, publish_secret, step
+from tests.blind_games import resign as _resign
+from tests.games import pbem
+from tests.test_blind_file_attacks import SECRETS, illegal_mover, reproducible  # noqa: F401  (autouse)
 
 
 def begin(base: Path, *, escrow: bool = True, fresh: bool = True) -> dict[str, Player]:

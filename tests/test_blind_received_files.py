@@ -395,10 +395,12 @@ def test_american_orders_falsely_rejected_are_caught_at_once_naming_the_japanese
 
 
 @pytest.mark.parametrize("change,code,words", [
-    (lambda b: b.update(orders={"1": {"deployment": "x"}}), 1, "step 1: JP published orders that are not the ones he committed"),
+    (lambda b: b.update(orders={"1": {"deployment": {"units": {}, "dummies": []}}}), 1,
+     "step 1: JP published orders that are not the ones he committed"),  # well-formed (the schema), not the committed
+    (lambda b: b.update(orders={"1": {"deployment": "x"}}), 2, "blind-secret-JP.pbem: orders.1.deployment"),
     (lambda b: b.update(orders=[1]), 2, "blind-secret-JP.pbem: orders"),
     (lambda b: b.update(secret=5), 2, "blind-secret-JP.pbem: secret"),
-], ids=["other-orders", "orders-not-an-object", "secret-not-base64"])
+], ids=["other-orders", "malformed-orders", "orders-not-an-object", "secret-not-base64"])
 def test_a_published_secret_that_is_malformed_or_false_is_refused_or_found_by_the_audit(game, tmp_path, change, code, words):
     folder = tmp_path / "US"
     shutil.copytree(game["US"].game, folder)

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from pbem.protocol import blindfile
-from tests.test_blind_cli import _resign, begin, pbem, play_to_the_end, step
+from tests.blind_games import begin, play_to_the_end, step
+from tests.blind_games import resign as _resign
+from tests.games import pbem
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
