@@ -94,7 +94,7 @@ class BlindMode(GameMode):
         return None
 
     def audit_summary(self, replayed):
-        return (f"audited {replayed} step(s) with full information from the Japanese player's published secret: every "
+        return (f"audited {replayed} step(s) with full information from the Japanese player's secret: every "
                 "commitment, opening, hidden move, view and roll is what the replay gives")
 
     def nothing_to_reveal(self, game, what):
