@@ -10,11 +10,15 @@ moves one hidden unit as a rule forbids (:class:`IllegalMover`).
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import re
 import shlex
 import shutil
 from pathlib import Path
+
+import pytest
 
 from pbem.bot.selfplay import SeededDice
 from pbem.game import blind_run as br
@@ -22,6 +26,7 @@ from pbem.game.exposure import hidden_markers
 from pbem.game.referee import play, record_step, verdict
 from pbem.model.common import NOT_ON_MAP
 from pbem.protocol import blindfile
+from pbem.protocol import commitment as c
 from tests.games import pbem, run
 
 SCENARIO = "test-skirmish"  # the smallest scenario with a hidden Japanese set-up
@@ -197,3 +202,58 @@ class IllegalMover(br.Japanese):
         moved = played.state.model_copy(update={"locations": {**played.state.locations, unit: end}})
         return record_step(moved, game=self.game, seq=seq, scenario_ref={"id": self.loaded.scenario.id, "hash": br.SELFPLAY},
                            ruleset=ruleset, over=played.over, last=played.last, loaded=self.loaded, before=step.state)
+
+
+# -- reproducible games, and the Japanese player's modified pbem that makes one illegal hidden move --------------
+
+GAME = "b1" * 16
+
+
+@pytest.fixture(autouse=True)
+def reproducible(monkeypatch):
+    """The same game id and per-game secrets every game: an honest game and its cheat play the same moves and dice."""
+    monkeypatch.setattr("pbem.game.blind_files.new_game_id", lambda: GAME)
+    monkeypatch.setattr(c, "new_secret", lambda: bytes([next(SECRETS[0]) % 256]) * c.SECRET_LENGTH)
+
+
+SECRETS = [itertools.count()]  # the Japanese player's secret first (pbem new), then the American player's
+
+
+
+@contextlib.contextmanager
+def illegal_mover(monkeypatch, rule: str):
+    """The Japanese player's modified pbem: his bot's orders, with one hidden unit moved as ``rule`` forbids (found
+    as tests/test_blind_run.py's cheater finds it), committed as they are; then carried out as if legal."""
+    import pbem.bot.play as bot
+    from pbem.game import blind_run as br
+    from pbem.game.referee import record_step
+    from pbem.game.views import state_of_view
+    from pbem.protocol.canonical import canonical_bytes
+
+    real_orders, real_play, cheat = bot.bot_orders, br.play, {}
+
+    def orders(view, loaded, policy="greedy", seed=0, think=None):
+        honest = real_orders(view, loaded, policy, seed, think)
+        state = view["state"]
+        if cheat or view.get("side") != "JP" or not (state.get("hidden") or {}).get("deployed"):
+            return honest
+        mover = type("Mover", (IllegalMover,), {"rule": rule})(loaded, GAME, bytes(32), lambda v: honest)
+        step = type("Seen", (), {"state": state_of_view(view), "views": {"JP": view}})()
+        chosen = mover.choose_orders(view["seq"] + 1, step)
+        if mover.cheat is not None:
+            _, unit, end, legal = mover.cheat
+            cheat.update(orders=canonical_bytes(chosen), unit=unit, end=end, legal=legal)
+        return chosen
+
+    def play(loaded, ruleset, state, orders, stream, **kw):
+        if not cheat or canonical_bytes(orders) != cheat["orders"]:
+            return real_play(loaded, ruleset, state, orders, stream, **kw)
+        played = real_play(loaded, ruleset, state, cheat["legal"], stream, **kw)
+        moved = played.state.model_copy(update={"locations": {**played.state.locations, cheat["unit"]: cheat["end"]}})
+        return record_step(moved, game=kw["game"], seq=kw["seq"], scenario_ref=kw["scenario_ref"], ruleset=ruleset,
+                           over=played.over, last=played.last, loaded=loaded, before=state)
+
+    with monkeypatch.context() as m:
+        m.setattr(bot, "bot_orders", orders)
+        m.setattr(br, "play", play)
+        yield cheat

@@ -24,10 +24,10 @@ import pytest
 from pbem.game import blind_escrow
 from pbem.protocol import blindfile
 from pbem.protocol.canonical import b64d
-from tests.blind_games import SCENARIO, Player, play_to_the_end, publish_secret, step
+from tests.blind_games import SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, step
+from tests.blind_games import reproducible  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
 from tests.blind_games import resign as _resign
 from tests.games import pbem
-from tests.test_blind_file_attacks import SECRETS, illegal_mover, reproducible  # noqa: F401  (autouse)
 
 
 def begin(base: Path, *, escrow: bool = True, fresh: bool = True) -> dict[str, Player]:

@@ -24,22 +24,10 @@ import pytest
 from pbem.protocol import blindfile
 from pbem.protocol import commitment as c
 from pbem.protocol.canonical import canonical_bytes
-from tests.blind_games import SCENARIO, Player, play_to_the_end, publish_secret, resign, step
+from tests.blind_games import GAME, SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, resign, step
+from tests.blind_games import reproducible  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
 from tests.blind_games import begin as _begin
 from tests.games import pbem
-
-GAME = "b1" * 16
-
-
-@pytest.fixture(autouse=True)
-def reproducible(monkeypatch):
-    """The same game id and per-game secrets every game: an honest game and its cheat play the same moves and dice."""
-    monkeypatch.setattr("pbem.game.blind_files.new_game_id", lambda: GAME)
-    monkeypatch.setattr(c, "new_secret", lambda: bytes([next(SECRETS[0]) % 256]) * c.SECRET_LENGTH)
-
-
-SECRETS = [itertools.count()]  # the Japanese player's secret first (pbem new), then the American player's
-
 
 def begin(base: Path, scenario: str = SCENARIO) -> dict:
     base.mkdir(parents=True, exist_ok=True)
@@ -209,46 +197,6 @@ def test_a_rewritten_earlier_file_breaks_the_chain_and_is_refused_naming_it(tmp_
 
 
 # -- (3) a hidden unit moved beyond its allowance or through a zone of control: at the audit ---------------------
-
-@contextlib.contextmanager
-def illegal_mover(monkeypatch, rule: str):
-    """The Japanese player's modified pbem: his bot's orders, with one hidden unit moved as ``rule`` forbids (found
-    as tests/test_blind_run.py's cheater finds it), committed as they are; then carried out as if legal."""
-    import pbem.bot.play as bot
-    from pbem.game import blind_run as br
-    from pbem.game.referee import record_step
-    from pbem.game.views import state_of_view
-    from pbem.protocol.canonical import canonical_bytes
-    from tests.blind_games import IllegalMover
-
-    real_orders, real_play, cheat = bot.bot_orders, br.play, {}
-
-    def orders(view, loaded, policy="greedy", seed=0, think=None):
-        honest = real_orders(view, loaded, policy, seed, think)
-        state = view["state"]
-        if cheat or view.get("side") != "JP" or not (state.get("hidden") or {}).get("deployed"):
-            return honest
-        mover = type("Mover", (IllegalMover,), {"rule": rule})(loaded, GAME, bytes(32), lambda v: honest)
-        step = type("Seen", (), {"state": state_of_view(view), "views": {"JP": view}})()
-        chosen = mover.choose_orders(view["seq"] + 1, step)
-        if mover.cheat is not None:
-            _, unit, end, legal = mover.cheat
-            cheat.update(orders=canonical_bytes(chosen), unit=unit, end=end, legal=legal)
-        return chosen
-
-    def play(loaded, ruleset, state, orders, stream, **kw):
-        if not cheat or canonical_bytes(orders) != cheat["orders"]:
-            return real_play(loaded, ruleset, state, orders, stream, **kw)
-        played = real_play(loaded, ruleset, state, cheat["legal"], stream, **kw)
-        moved = played.state.model_copy(update={"locations": {**played.state.locations, cheat["unit"]: cheat["end"]}})
-        return record_step(moved, game=kw["game"], seq=kw["seq"], scenario_ref=kw["scenario_ref"], ruleset=ruleset,
-                           over=played.over, last=played.last, loaded=loaded, before=state)
-
-    with monkeypatch.context() as m:
-        m.setattr(bot, "bot_orders", orders)
-        m.setattr(br, "play", play)
-        yield cheat
-
 
 @pytest.mark.parametrize("rule,words,scenario", [("5.13", "allowance", SCENARIO), ("6.0", "zone of control", SCENARIO),
                                                  ("5.21", "sea", "leyte-assault")])
