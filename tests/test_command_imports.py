@@ -141,21 +141,21 @@ def test_a_command_without_a_game_loads_what_its_class_allows(games, command, tm
     _check(_run(games["plain"], [a.format(OUT=tmp_path) for a in args]), command, kind)
 
 
-@pytest.fixture(scope="module")
-def blind_game(tmp_path_factory) -> Path:
+def _blind_demo(tmp_path_factory, *extra: str) -> Path:
     base = tmp_path_factory.mktemp("blind-imports")
     subprocess.run([sys.executable, "-m", "pbem", "demo", "--scenario", "test-skirmish", "--no-referee", "--option", "hidden-units",
-                    "--dir", "blind"], cwd=base, check=True, capture_output=True)
+                    *extra, "--dir", "blind"], cwd=base, check=True, capture_output=True)
     return base / "blind"
 
 
-@pytest.mark.parametrize("command", list(BLIND_COMMANDS))
-def test_a_command_of_a_game_without_a_referee_loads_what_its_class_allows(blind_game, command, tmp_path):
-    args, side, remove, kind = BLIND_COMMANDS[command]
-    shutil.copytree(blind_game / side, tmp_path / side)
-    for name in remove:
-        (tmp_path / side / name).unlink()
-    _check(_run(blind_game, [a.format(OUT=tmp_path) for a in args]), command, kind)
+@pytest.fixture(scope="module")
+def blind_game(tmp_path_factory) -> Path:
+    return _blind_demo(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def escrow_game(tmp_path_factory) -> Path:
+    return _blind_demo(tmp_path_factory, "--escrow")
 
 
 #: The escrow holder's command, run on a copy of a finished demo game with an escrow (its recovered secret taken out).
@@ -164,21 +164,15 @@ ESCROW_COMMANDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def escrow_game(tmp_path_factory) -> Path:
-    base = tmp_path_factory.mktemp("escrow-imports")
-    subprocess.run([sys.executable, "-m", "pbem", "demo", "--scenario", "test-skirmish", "--no-referee", "--option", "hidden-units",
-                    "--escrow", "--dir", "blind"], cwd=base, check=True, capture_output=True)
-    return base / "blind"
-
-
-@pytest.mark.parametrize("command", list(ESCROW_COMMANDS))
-def test_a_command_of_the_escrow_holder_loads_what_its_class_allows(escrow_game, command, tmp_path):
-    args, side, remove, kind = ESCROW_COMMANDS[command]
-    shutil.copytree(escrow_game / side, tmp_path / side)
+@pytest.mark.parametrize("command,game", [(c, "blind_game") for c in BLIND_COMMANDS] + [(c, "escrow_game") for c in ESCROW_COMMANDS])
+def test_a_command_of_a_game_without_a_referee_loads_what_its_class_allows(request, command, game, tmp_path):
+    """Each player's commands on a finished demo game, and the escrow holder's on one with an escrow."""
+    folder = request.getfixturevalue(game)
+    args, side, remove, kind = (BLIND_COMMANDS | ESCROW_COMMANDS)[command]
+    shutil.copytree(folder / side, tmp_path / side)
     for name in remove:
         (tmp_path / side / name).unlink()
-    _check(_run(escrow_game, [a.format(OUT=tmp_path) for a in args]), command, kind)
+    _check(_run(folder, [a.format(OUT=tmp_path) for a in args]), command, kind)
 
 
 def test_every_command_is_classed():
