@@ -203,9 +203,9 @@ def inline_refs(schema: dict) -> dict:
 
 
 def _schema_of(model: type[BaseModel]) -> dict:
-    from pbem.schemas import SCHEMAS
+    from pbem.schema_files import schema_name
 
-    name = next((name for name, known in SCHEMAS.items() if known is model), None)
+    name = schema_name(model)
     committed = SCHEMA_DIR / name if name else None
     if committed is not None and committed.is_file():
         schema = json.loads(committed.read_text(encoding="utf-8"))

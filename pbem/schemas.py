@@ -7,30 +7,23 @@ files and a test fails when a committed schema differs from its model.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from pbem.model.blind import BlindAnswer, BlindGenesis, BlindPrivate, BlindPublication, BlindSecret, EscrowPart
-from pbem.model.map import MapSpec
-from pbem.model.orders import Orders
-from pbem.model.scenario import Scenario
+from pbem.schema_files import SCHEMA_MODELS
 
-SCHEMAS: dict[str, type[BaseModel]] = {
-    "orders.schema.json": Orders,
-    "map.schema.json": MapSpec,
-    "scenario.schema.json": Scenario,
-    # hidden units with no referee (issue 24): the body of each kind of blind-NNNN-SIDE.pbem, the secret at the
-    # end, each player's private file and the plaintext of an escrow part
-    "blind-genesis.schema.json": BlindGenesis,
-    "blind-publication.schema.json": BlindPublication,
-    "blind-answer.schema.json": BlindAnswer,
-    "blind-secret.schema.json": BlindSecret,
-    "blind-private.schema.json": BlindPrivate,
-    "blind-escrow-part.schema.json": EscrowPart,
-}
+
+def _model(path: str) -> type[BaseModel]:
+    module, _, name = path.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+#: Schema file name -> its model (the table is :data:`pbem.schema_files.SCHEMA_MODELS`).
+SCHEMAS: dict[str, type[BaseModel]] = {name: _model(path) for name, path in SCHEMA_MODELS.items()}
 
 
 def schema_text(model: type[BaseModel], name: str) -> str:

@@ -12,11 +12,11 @@ every problem is reported.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pbem.engine.attacks import check_attacks
 from pbem.engine.board import Board
 from pbem.engine import forfeit, limited
-from pbem.engine.combat import CombatRecord, resolve_combat_phase
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.engine.events import Event
 from pbem.engine.movement import MovementOutcome, check_moves
@@ -28,6 +28,10 @@ from pbem.model.defense import Defense
 from pbem.model.orders import Orders
 from pbem.model.ruleset import Ruleset
 from pbem.model.state import ExitRecord, GameState
+
+if TYPE_CHECKING:
+    # the combat modules are imported when a combat phase is played, not by validate, submit or the bot's check
+    from pbem.engine.combat import CombatRecord
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,8 @@ def adjudicate(
         dummies_removed=removed,
     )
     attacks = limited.strip_dummies(list(orders.attacks), removed) if removed else list(orders.attacks)
+    from pbem.engine.combat import resolve_combat_phase
+
     records = resolve_combat_phase(phase, attacks)
     events = list(check.movement.events) + before + list(phase.events)
     no_fpf = frozenset(u for u in phase.adverse if units[u].is_artillery and phase.placement.on_map(u))

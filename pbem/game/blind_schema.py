@@ -56,6 +56,6 @@ def check_escrow_part(document: Any, source: str) -> None:
 
 
 def _schema_name(model) -> str:
-    from pbem.schemas import SCHEMAS
+    from pbem.schema_files import schema_name
 
-    return next(name for name, known in SCHEMAS.items() if known is model)
+    return schema_name(model)

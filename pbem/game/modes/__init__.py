@@ -8,22 +8,39 @@ of testing which mode they are in.
 
 from __future__ import annotations
 
-from pbem.game.modes.base import GameMode
-from pbem.game.modes.blind import MODE as BLIND_MODE
-from pbem.game.modes.referee import MODE as REFEREE_MODE
-from pbem.game.modes.two_player import MODE as TWO_PLAYER_MODE
-from pbem.protocol.turnfile import TurnFile
+import importlib
 
-MODES: dict[str, GameMode] = {mode.name: mode for mode in (REFEREE_MODE, TWO_PLAYER_MODE, BLIND_MODE)}
+from pbem.game.modes.base import GameMode
+from pbem.protocol.blindfile import MODE as _BLIND
+from pbem.protocol.turnfile import REFEREE as _REFEREE, TWO_PLAYER as _TWO_PLAYER, TurnFile
+
+#: Each mode's name -> the module holding its implementation, imported when a game of that mode is met: a command on
+#: a referee's game does not load the other two modes and the protocol modules only they use (issue 26).
+_MODULES = {_REFEREE: "pbem.game.modes.referee", _TWO_PLAYER: "pbem.game.modes.two_player", _BLIND: "pbem.game.modes.blind"}
+
+
+def _mode(name: str) -> GameMode:
+    mode = importlib.import_module(_MODULES[name]).MODE
+    assert mode.name == name, (mode.name, name)
+    return mode
 
 
 def mode_of(game: TurnFile | str) -> GameMode:
     """The mode a turn file's header names (every file of a game names its genesis file's), or the mode called ``game``."""
     name = game if isinstance(game, str) else game.mode
-    try:
-        return MODES[name]
-    except KeyError:
-        raise ValueError(f"no game mode is called {name!r}; pbem plays {', '.join(MODES)}") from None
+    if name not in _MODULES:
+        raise ValueError(f"no game mode is called {name!r}; pbem plays {', '.join(_MODULES)}")
+    return _mode(name)
+
+
+def __getattr__(attribute: str):
+    """``MODES`` and the three ``*_MODE`` constants, each mode imported on first use."""
+    if attribute == "MODES":
+        return {name: _mode(name) for name in _MODULES}
+    names = {"REFEREE_MODE": _REFEREE, "TWO_PLAYER_MODE": _TWO_PLAYER, "BLIND_MODE": _BLIND}
+    if attribute in names:
+        return _mode(names[attribute])
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
 
 
 def mode_to_start(*, referee: bool, options: list[str] | None) -> GameMode:
@@ -34,8 +51,8 @@ def mode_to_start(*, referee: bool, options: list[str] | None) -> GameMode:
     from pbem.model.common import HIDDEN_UNITS
 
     if referee:
-        return REFEREE_MODE
-    return BLIND_MODE if HIDDEN_UNITS in (options or ()) else TWO_PLAYER_MODE
+        return _mode(_REFEREE)
+    return _mode(_BLIND if HIDDEN_UNITS in (options or ()) else _TWO_PLAYER)
 
 
 __all__ = ["BLIND_MODE", "GameMode", "MODES", "mode_of", "mode_to_start"]
