@@ -31,6 +31,8 @@ from pbem.protocol.keys import generate
 from tests.leak_scan import Scan, _rename, check_swaps, forbidden, may_know, scan_text, without_final_report
 from pbem.protocol.canonical import canonical_bytes
 
+EMPTY_TREE = hashlib.sha256(b"").digest()  # RFC 6962's hash of an empty tree
+
 US = generate("us-blind")
 
 
@@ -119,7 +121,12 @@ def scan_blind_game(scan: BlindScan, loaded: LoadedScenario, policies: tuple[str
         if len(pub.root) != 71 or not pub.root.startswith("sha256:"):
             scan.leak(where, f"a root of another shape: {pub.root}")
         earlier_tree = -1 if side == "setup" else pub.seq - 1
-        trees = {pub.seq: {bytes.fromhex(pub.root.removeprefix("sha256:"))} | {h for o in pub.after for h in o.path},
+        root = bytes.fromhex(pub.root.removeprefix("sha256:"))
+        if root == EMPTY_TREE and br.markers_of(pub.view):
+            scan.leak(where, "the empty tree's root over a position with Japanese counters")
+        # A tree over no counter at all (every Japanese counter gone, which his view shows) is the same in every step
+        # (RFC 6962: the hash of nothing) and says nothing more: it is the one root that may repeat.
+        trees = {pub.seq: ({root} - {EMPTY_TREE}) | {h for o in pub.after for h in o.path},
                  earlier_tree: {h for o in pub.before for h in o.path}}
         for tree, new in trees.items():
             others = set().union(*(hs for t, hs in received.items() if t != tree)) if received else set()
