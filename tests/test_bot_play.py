@@ -120,3 +120,16 @@ def test_few_units_stand_idle_all_game_in_the_final_collapse_when_they_could_rea
     # the measure keeps apart what it does not count, and counts only units idle all game
     for r in reports:
         assert set(r.could_fight) | set(r.holding) <= set(r.all)
+
+
+def test_mountain_barrier_units_on_places_that_score_nothing_join_the_fight():
+    # Before, in every Mountain Barrier game greedy against greedy, the U.S. battalion on the Buri airfield (1024) held
+    # it all game beside a Japanese unit it could not beat, and the Japanese battalion on Ormoc (0808) stood there all
+    # game after the last reinforcements came in by it (Game-Turn 11): neither place scores (16.24), so both count
+    # as idle when they could reach the fight.  The engineer on Kananga (1904) stays: it stands in the region where
+    # the U.S. scores its units (16.24) — the only idle unit the measure may still find here.
+    barrier = load_scenario("leyte-mountain-barrier")
+    for seed in range(3):
+        report = idle_report(play_out(barrier, GREEDY, seed=seed), barrier)
+        assert not {"us-383-bn", "jp-364-bn"} & set(report.could_fight), (seed, report.could_fight)
+        assert set(report.could_fight) <= {"jp-1-eng"}, (seed, report.could_fight)
