@@ -12,20 +12,12 @@ from __future__ import annotations
 import json
 import shutil
 
-from tests.games import pbem, run
+from tests.games import new_game, pbem, run
 
 
 def status(folder, key=None) -> dict:
     return json.loads(run("status", folder, "--json", *(["--key", key] if key else []))[1])
 
-
-def new_game(tmp_path):
-    for name in ("ref", "us", "jp"):
-        pbem("keygen", name, "--dir", tmp_path, "--no-passphrase")
-    game = tmp_path / "game"
-    pbem("new", "test-skirmish", "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub", "--referee", tmp_path / "ref.pub",
-         "--key", tmp_path / "ref.key", "--out", game)
-    return game
 
 LANDING = {"moves": [{"unit": "us-7cav", "enter": "1104", "path": []}]}
 
