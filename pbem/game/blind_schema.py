@@ -26,12 +26,13 @@ def _model_for(body: Any):
     return blind.BlindAnswer if n % 2 else blind.BlindPublication
 
 
-def check(document: Any, source: str, model, what: str) -> None:
+def check(document: Any, source: str, model) -> None:
     """BadInput (exit 2) naming ``source`` and the field when ``document`` is not a valid ``model``."""
     from pbem.jsonfile import check_document, schema_errors, validator_for
+    from pbem.schema_files import schema_name
 
     check_document(document, source)
-    problem = schema_errors(validator_for(model), document, source, what)
+    problem = schema_errors(validator_for(model), document, source, f"schemas/{schema_name(model)}")
     if problem:
         problem.hint = f"{problem.hint}; the file was made by another program or altered: ask its writer for it again"
         raise problem
@@ -39,23 +40,16 @@ def check(document: Any, source: str, model, what: str) -> None:
 
 def check_body(body: Any, source: str) -> None:
     """The body of a ``blind-NNNN-SIDE.pbem`` message or of a published secret, against its schema."""
-    model = _model_for(body)
-    check(body, source, model, f"schemas/{_schema_name(model)}")
+    check(body, source, _model_for(body))
 
 
 def check_private(document: Any, source: str) -> None:
     from pbem.model.blind import BlindPrivate
 
-    check(document, source, BlindPrivate, "schemas/blind-private.schema.json")
+    check(document, source, BlindPrivate)
 
 
 def check_escrow_part(document: Any, source: str) -> None:
     from pbem.model.blind import EscrowPart
 
-    check(document, source, EscrowPart, "schemas/blind-escrow-part.schema.json")
-
-
-def _schema_name(model) -> str:
-    from pbem.schema_files import schema_name
-
-    return schema_name(model)
+    check(document, source, EscrowPart)
