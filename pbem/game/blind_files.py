@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, get_args
 
 from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_from, scenario_document
 from pbem.engine.deployment import apply_deployment, check_deployment
@@ -30,7 +30,7 @@ from pbem.game import blind_escrow, blind_schema
 from pbem.game import blind_run as br
 from pbem.game.referee import genesis_step, verdict
 from pbem.game.scenario_ref import scenario_hash, with_overrides
-from pbem.model.common import HIDDEN_UNITS
+from pbem.model.common import HIDDEN_UNITS, Edition
 from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import b64d, b64e
 from pbem.protocol.commitment import Opening
@@ -43,7 +43,7 @@ EMPTY_ROOT_SEQ = 0
 
 
 DEFAULT_EDITION = "dg-2009"
-EDITIONS = ("dg-2009", "spi-1975")
+EDITIONS = get_args(Edition)
 
 
 def _edition(edition: object, source: str | None) -> str:
@@ -142,11 +142,8 @@ def load(folder: Path) -> BlindGame:
     identities = {side: Pub.from_line(ids.get(side, ""), source=genesis.source, field=f"identities.{side}") for side in SIDES}
     blindfile.check(genesis, identities["JP"], "JP")
     scenario = blindfile.body_field(genesis, "scenario", dict)
-    overrides = genesis.body.get("overrides")
-    if overrides is not None and not (isinstance(overrides, dict) and set(overrides) == {"ground_support"}):
-        raise BadInput("the genesis's overrides are malformed (only a Ground Support track may replace the scenario's)",
-                       file=genesis.source, field="overrides", hint="ask the Japanese player for the file again")
-    loaded = with_overrides(load_scenario(scenario.get("id", "")), overrides, genesis.source)
+    # its schema allows only a Ground Support track in ``overrides``
+    loaded = with_overrides(load_scenario(scenario.get("id", "")), genesis.body.get("overrides"), genesis.source)
     ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
     if scenario != ref:
         raise VerificationFailed("the genesis names a scenario that is not the one pbem ships under that id",
@@ -306,12 +303,6 @@ class _FileAmerican(br.American):
         return {}
 
 
-def rules_of(held: BlindGame) -> dict:
-    """The ruleset the game is played by, as its genesis fixes it: the record's once the genesis names an edition
-    (``Record.ruleset``), else the scenario's own."""
-    return held.record.ruleset or br.ruleset_of(held.loaded, None)
-
-
 def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> list[str]:
     """The American orders of step ``pub.seq`` judged again on the view he wrote them on, as the Japanese player must
     judge them (:func:`pbem.game.referee.verdict`; referee mode's ``status`` does the same): the verdict, the problems
@@ -325,7 +316,7 @@ def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> lis
         seen = state_from_json(before["state"])
     except (KeyError, TypeError, ValueError, BadInput):
         return []  # the view before was unreadable: a finding of its own step already
-    _, problems = verdict(held.loaded, rules_of(held), seen, orders, f"step {pub.seq}")
+    _, problems = verdict(held.loaded, held.record.ruleset, seen, orders, f"step {pub.seq}")
     expected = capped([p.as_dict() for p in problems])
     last = pub.view.get("last") or {}
     if not expected:

@@ -121,7 +121,7 @@ def committed_setup(held: bf.BlindGame, folder: Path) -> tuple[dict, dict[str, d
         raise VerificationFailed("your private file's set-up is not the one your genesis committed (its root differs)",
                                  file=str(folder / bf.private_name("JP")),
                                  hint="your private file or blind-0000-JP.pbem was altered: restore them from your backup")
-    ruleset = bf.rules_of(held)
+    ruleset = held.record.ruleset
     shown = placed.model_copy(update={"hidden": placed.hidden.model_copy(update={"deployed": True})})  # set up, as 19B.2
     step = record_step(shown, game=held.game, seq=0, scenario_ref=held.ref, ruleset=ruleset, over=False, last=None,
                        loaded=held.loaded)
