@@ -310,14 +310,14 @@ def bot_players(loaded: LoadedScenario, policies: dict[str, str], seed: int = 0)
 
 def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Player],
         secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
-        game: str = SELFPLAY, max_steps: int | None = None, edition: str | None = None) -> tuple[Record, Japanese]:
+        game: str = SELFPLAY, max_steps: int | None = None) -> tuple[Record, Japanese]:
     """Play a game through the protocol; returns both players' record and the Japanese player (his secret).
 
     Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
     with given secrets, bots and seed is played again exactly."""
     secret = secret or commitment.new_secret()
     jp = japanese(loaded, game, secret, players["JP"])
-    ruleset = ruleset_of(loaded, edition)
+    ruleset = ruleset_of(loaded, None)
     record = Record(game, ruleset=ruleset)
     american = American(us, game, record, us_secret or commitment.new_secret(),
                         {u.id for u in loaded.scenario.units if u.side == "JP"})
