@@ -23,8 +23,9 @@ from tests.bot_games import exited_units, play_bot_game
 from tests.games import run
 
 SCENARIOS = [entry["id"] for entry in catalogue()]
-#: Player-turns played: enough for the American unit of leyte-assault to exit (by turn file 6 in every game tried, 7 with the secret set-up), few for CI.
-PLAYER_TURNS = {"test-skirmish": 8, "leyte-assault": 7}
+#: Player-turns played: enough for the American unit of leyte-assault to exit, few for CI.  With hidden units it
+#: exited within 7 in only 14 games of 30 on the bot of issue 21 (a CI run drew six misses running), within 9 in 30 of 30.
+PLAYER_TURNS = {"test-skirmish": 8, "leyte-assault": 9}
 #: Games played at most until one includes the exit the leyte-assault checks need.
 ATTEMPTS = 6
 
@@ -42,7 +43,7 @@ def _awaiting(turn: Path, key: Path) -> str | None:
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_every_command_reads_every_view_of_a_bot_game(scenario, hidden, tmp_path):
     options = ["hidden-units"] if hidden else None
-    for attempt in range(ATTEMPTS):  # the dice and the secret set-up are drawn afresh: a Japanese zone of control may bar the exit
+    for attempt in range(ATTEMPTS):  # the dice are drawn afresh (the bot's set-up is seed 0's): a Japanese zone of control may bar the exit
         base = tmp_path / f"try-{attempt}"
         base.mkdir()
         game = play_bot_game(base, scenario, options=options, player_turns=PLAYER_TURNS.get(scenario, 3))
