@@ -240,10 +240,39 @@ def schema_errors(validator, document: Any, source: str, what: str) -> SchemaErr
         return None
     errors = []
     for error in found[:MAX_SCHEMA_ERRORS]:
-        message = _best_leaf(error).message
+        leaf = _best_leaf(error)
+        message = _what_it_takes(leaf) or leaf.message
         message = message if len(message) <= 160 else message[:157] + "..."
-        errors.append((json_path(_best_leaf(error).absolute_path), visible(message)))
+        errors.append((json_path(leaf.absolute_path), visible(message)))
     return SchemaErrors(errors, file=source, hint=f"see {what}")
+
+
+_KINDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "a whole number",
+          "number": "a number", "boolean": "true or false", "null": "null"}
+
+
+def _what_it_takes(leaf) -> str | None:
+    """For a value that fits none of a field's forms (``anyOf``/``oneOf``), what the field takes, in words:
+    jsonschema says only that it is "not valid under any of the given schemas", which no user can act on."""
+    if leaf.validator not in ("anyOf", "oneOf") or not isinstance(leaf.validator_value, list):
+        return None
+    forms: list[str] = []
+    for branch in leaf.validator_value:
+        if not isinstance(branch, dict):
+            return None
+        if "const" in branch:
+            forms.append(repr(branch["const"]))
+        elif "enum" in branch:
+            forms.append("one of " + ", ".join(repr(v) for v in branch["enum"]))
+        elif "$ref" in branch or branch.get("type") == "object" or "properties" in branch:
+            forms.append(_KINDS["object"])
+        elif isinstance(branch.get("type"), str) and branch["type"] in _KINDS:
+            forms.append(_KINDS[branch["type"]])
+        else:
+            return None
+    forms = list(dict.fromkeys(forms))
+    said = forms[0] if len(forms) == 1 else ", ".join(forms[:-1]) + " or " + forms[-1]
+    return f"{leaf.instance!r} is not valid here: it takes {said}"
 
 
 def _best_leaf(error):

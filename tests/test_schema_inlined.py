@@ -51,3 +51,33 @@ def test_the_orders_check_uses_the_inlined_schema():
     from pbem.model.orders import Orders
 
     assert "$ref" not in json.dumps({k: v for k, v in validator_for(Orders).schema.items() if k != "$defs"})
+
+
+# -- what a schema error says when a value fits none of a field's forms --------------------------------------------
+
+
+def test_a_value_that_fits_no_form_of_a_field_is_told_what_the_field_takes(tmp_path):
+    """A wrong type where a field takes a constant, a list of values or nothing: the error names what it takes, not
+    jsonschema's bare "is not valid under any of the given schemas" (a user cannot act on that)."""
+    import json
+
+    from tests.games import run
+
+    document = json.loads((Path(__file__).resolve().parent.parent / "scenarios" / "test-skirmish.json").read_text())
+    document["id"], document["ruleset"]["exclusive"] = "bad-one", 5
+    (tmp_path / "bad.json").write_text(json.dumps(document))
+    status, _, err = run("scenario", "show", tmp_path / "bad.json")
+    assert status == 2
+    assert "ruleset.exclusive" in err and "'leyte' or null" in err and "any of the given schemas" not in err
+
+
+def test_an_object_field_given_a_string_is_told_it_takes_an_object():
+    from pbem.model.orders import Orders
+    from pbem.model.scenario import Scenario
+
+    [(field, message)] = schema_errors(validator_for(Orders), {"defense": "x", "moves": []}, "f", "x").errors
+    assert field == "defense" and message == "'x' is not valid here: it takes an object or null"
+    document = {"crt": 5}
+    found = dict(schema_errors(validator_for(Scenario).evolve(schema={"type": "object", "properties": {"crt": {
+        "anyOf": [{"enum": ["clear", "rough"], "type": "string"}, {"type": "null"}]}}}), document, "f", "x").errors)
+    assert found == {"crt": "5 is not valid here: it takes one of 'clear', 'rough' or null"}
