@@ -202,3 +202,10 @@ def test_without_markers_the_lookahead_plays_the_views_own_position(positions, h
         for _, view in views:
             seen = state_of_view(view)
             assert all(p is seen for p in plausible_positions(seen, loaded, seed=1, seq=view["seq"], draws=6))
+
+
+def test_whole_hidden_units_games_of_lookahead_end_with_every_order_accepted_by_the_referee():
+    skirmish = load_scenario("test-skirmish")
+    for seed in range(3):
+        game = play_out(skirmish, {"US": "lookahead", "JP": "lookahead"}, seed=seed, options=["hidden-units"], think=1)
+        assert game.final.over and all(s.last["valid"] for s in game.steps[1:])  # play_out also stops on a rejection

@@ -66,7 +66,7 @@ def _drawn(state: GameState, loaded: LoadedScenario, markers: list[str], rng: ra
     scenario = loaded.scenario
     shown = {u.id for u in state.units}
     turn = state.position.turn
-    japan_moved = scenario.first_player == "JP"  # in this Game-Turn, before the American player-turn
+    japan_moved = scenario.first_player == "JP"  # Japan's player-turn of this Game-Turn came before the American one
     setup = [u for u in scenario.units if u.side == "JP" and u.hex is not None and u.id not in shown]
     due = [u for u in scenario.units if u.side == "JP" and u.arrives is not None and u.id not in shown
            and (u.arrives < turn or (u.arrives == turn and japan_moved))]
@@ -86,7 +86,7 @@ def _drawn(state: GameState, loaded: LoadedScenario, markers: list[str], rng: ra
     drawn_dummies = [p for p in pieces if p.is_dummy]
     rng.shuffle(free)
     dummy_hexes = free[: len(drawn_dummies)]
-    if len(dummy_hexes) < len(drawn_dummies):  # no unit left to swap in: the view is past what the rules explain
+    if len(dummy_hexes) < len(drawn_dummies):  # more dummies than markers that can hide one: past what the rules explain
         rest = [m for m in markers if m not in dummy_hexes]
         dummy_hexes += rest[: len(drawn_dummies) - len(dummy_hexes)]
     others = [m for m in markers if m not in dummy_hexes]
