@@ -6,8 +6,9 @@ Not a test: it prints figures.  Run with
 
 Each game is played in process through the referee's own step with a seeded
 die (:mod:`pbem.bot.selfplay`).  For each pairing: ``--policy`` (default
-lookahead) against greedy on each side (not under hidden units, where the
-look-ahead policy plays as greedy), with ``--mirror`` against itself,
+lookahead) against greedy on each side (under hidden units too, where the
+look-ahead plays positions drawn from its side's view,
+:mod:`pbem.bot.determinize`), with ``--mirror`` against itself,
 greedy against random on each side, and greedy against greedy, it prints
 wins, mean Victory Point margin (the side's points minus the enemy's, with
 its 95% interval), the level-of-victory
@@ -90,8 +91,7 @@ def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float
     try:
         for with_hidden in hidden:
             options = ["hidden-units"] if with_hidden else None
-            # Under hidden units the look-ahead policy plays as greedy (docs/bot.md): its pairings would repeat greedy's.
-            measured = policy != "greedy" and not (with_hidden and policy == "lookahead")
+            measured = policy != "greedy"
             pairings = [(policy, "greedy", "US"), ("greedy", policy, "JP")] if measured else []
             pairings += [(policy, policy, None)] if measured and mirror else []
             pairings += [("greedy", "random", "US"), ("random", "greedy", "JP"), ("greedy", "greedy", None)]

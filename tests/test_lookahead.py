@@ -94,3 +94,118 @@ def test_a_candidate_is_worth_its_distance_past_the_draw_line_of_15_4_not_the_pl
             assert margin(collapse, step.state, "JP") == -margin(collapse, step.state, "US")
             ahead_but_losing += report.score["US"] > report.score["JP"] and report.winner == "JP"
     assert ahead_but_losing  # the case where the plain difference would mislead is met
+
+
+# -- under hidden units (issue 21: the look-ahead plays positions built from its side's view) -----------------------
+
+
+@pytest.fixture(scope="module")
+def hidden_game():
+    """A hidden-units Leyte game, greedy against greedy: the steps of its first four Game-Turns after the set-up."""
+    loaded = load_scenario("leyte-assault")
+    game = play_out(loaded, {"US": "greedy", "JP": "greedy"}, seed=5, options=["hidden-units"])
+    return loaded, game.steps[1:9]
+
+
+def test_lookahead_under_hidden_units_weighs_its_candidates_for_each_side_validly_and_deterministically(hidden_game):
+    loaded, steps = hidden_game
+    differ = set()
+    for step in steps:
+        side = step.state.to_act()
+        view = step.views[side]
+        orders = bot_orders(view, loaded, "lookahead", 7)
+        assert bot_orders(view, loaded, "lookahead", 7) == orders
+        assert problems_with(see(view, loaded), orders) == ()  # what pbem validate runs on his view
+        if orders != bot_orders(view, loaded, "greedy", 7):
+            differ.add(side)
+    assert differ == {"US", "JP"}  # not the greedy turn played under another name
+
+
+def _hidden_pieces(state):
+    return [u.id for u in state.units if u.side == "JP" and state.on_map(u.id) and u.id not in state.hidden.exposed]
+
+
+def _us_hexes(state):
+    return {state.locations[u.id] for u in state.units if u.side == "US" and state.on_map(u.id)}
+
+
+def test_the_american_lookahead_reads_only_his_view_two_positions_differing_in_hidden_identities_give_the_same_orders(hidden_game):
+    from pbem.engine import hexes
+    from pbem.game.views import build_view
+
+    loaded, steps = hidden_game
+    step = next(s for s in steps if s.state.to_act() == "US" and len(_hidden_pieces(s.state)) >= 4)
+    state = step.state
+    # Rotate the hidden pieces among their hexes (dummies kept out of contact, as the rules keep them): who stands under
+    # which marker changes, the American view cannot.
+    near = {n for h in _us_hexes(state) for n in hexes.neighbours(h)}
+    pieces = [u for u in _hidden_pieces(state) if state.locations[u] not in near]
+    assert len(pieces) >= 2 and any(state.unit(u).is_dummy for u in pieces)
+    rotated = dict(zip(pieces, [state.locations[u] for u in pieces[1:] + pieces[:1]]))
+    other = state.model_copy(update={"locations": state.locations | rotated})
+    assert other.locations != state.locations
+
+    def us_view(s):
+        return build_view("US", s, game="selfplay", seq=step.views["US"]["seq"], scenario=step.views["US"]["scenario"],
+                          ruleset=step.views["US"]["ruleset"], over=False, last=None, board=loaded.board)
+
+    assert us_view(other) == us_view(state)
+    assert build_view("JP", other, game="g", seq=1, scenario={}, ruleset={}, over=False, last=None) != \
+        build_view("JP", state, game="g", seq=1, scenario={}, ruleset={}, over=False, last=None)
+    orders = bot_orders(us_view(state), loaded, "lookahead", 3)
+    assert bot_orders(us_view(other), loaded, "lookahead", 3) == orders
+    assert problems_with(see(us_view(other), loaded), orders) == ()
+
+
+def test_the_american_positions_show_his_view_and_draw_identities_only_from_units_it_cannot_place(hidden_game):
+    from pbem.bot.determinize import plausible_positions
+    from pbem.engine import hexes
+    from pbem.engine.dummies import clear
+    from pbem.game.fog import american_state
+    from pbem.game.views import state_of_view
+
+    loaded, steps = hidden_game
+    japanese = {u.id for u in loaded.scenario.units if u.side == "JP"}
+    checked = 0
+    for step in steps:
+        if step.state.to_act() != "US":
+            continue
+        seen = state_of_view(step.views["US"])
+        markers = {u.id for u in seen.units if u.kind == "hidden"}
+        if not markers:
+            continue
+        shown = {u.id for u in seen.units}
+        setup_left = {u.id for u in loaded.scenario.units if u.side == "JP" and u.hex is not None} - shown
+        positions = plausible_positions(seen, loaded, seed=3, seq=step.views["US"]["seq"], draws=6)
+        assert positions == plausible_positions(seen, loaded, seed=3, seq=step.views["US"]["seq"], draws=6)
+        near = {n for h in _us_hexes(seen) for n in hexes.neighbours(h)}
+        for position in positions:
+            picture = american_state(position)
+            assert {(u.id, picture.locations[u.id]) for u in picture.units} == {(u.id, seen.locations[u.id]) for u in seen.units}
+            under = {u: position.locations[u] for u in _hidden_pieces(position)}
+            assert sorted(under.values()) == sorted(markers)  # one piece under every marker, none elsewhere
+            real = {u for u in under if not position.unit(u).is_dummy}
+            assert real <= japanese - shown  # never a unit the view places
+            assert setup_left <= real or len(markers) < len(setup_left)  # the secret set-up placed every one
+            for u in set(under) - real:
+                assert under[u] not in near and not clear(loaded.board, under[u])  # a dummy there would be gone (19B.6)
+        if len({tuple(sorted(p.locations.items())) for p in positions}) > 1:
+            checked += 1
+    assert checked  # the draws differ where there is something to draw
+
+
+def test_without_markers_the_lookahead_plays_the_views_own_position(positions, hidden_game):
+    from pbem.bot.determinize import plausible_positions
+    from pbem.game.views import state_of_view
+
+    for loaded, views in (positions, (hidden_game[0], [(s.state.to_act(), s.views["JP"]) for s in hidden_game[1] if s.state.to_act() == "JP"])):
+        for _, view in views:
+            seen = state_of_view(view)
+            assert all(p is seen for p in plausible_positions(seen, loaded, seed=1, seq=view["seq"], draws=6))
+
+
+def test_whole_hidden_units_games_of_lookahead_end_with_every_order_accepted_by_the_referee():
+    skirmish = load_scenario("test-skirmish")
+    for seed in range(3):
+        game = play_out(skirmish, {"US": "lookahead", "JP": "lookahead"}, seed=seed, options=["hidden-units"], think=1)
+        assert game.final.over and all(s.last["valid"] for s in game.steps[1:])  # play_out also stops on a rejection

@@ -16,9 +16,16 @@ best is played, ties to the earlier candidate (the greedy one first).
 
 Deterministic: the candidates, their order and the dice depend only on the
 view and the seed; ``think`` sets how many candidates are tried (two a
-second, at least one, at most all), never a clock.  Under hidden units the
-side's view is not the position the referee plays (markers, a secret
-set-up), so the policy plays as greedy there.
+second, at least one, at most all), never a clock.
+
+Under hidden units the side's view is not the position the referee plays,
+so each play is on a position built from the view alone
+(:mod:`.determinize`): the Japanese view as it is; for the American side,
+the markers given identities drawn from what the scenario and the view
+tell, a draw for each of the six plays (the same six for every candidate),
+so that a candidate's worth averages over what the markers might be
+(perfect-information Monte Carlo).  The enemy's greedy reply reads its own
+view of that position.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
+from pbem.bot.determinize import plausible_positions
 from pbem.bot.greedy import Greedy, Knobs
 from pbem.bot.orders import settle
 from pbem.bot.sight import Sight
@@ -88,8 +96,7 @@ def lookahead_orders(view: dict[str, Any], sight: Sight, loaded: LoadedScenario,
     """The best of the candidate turns, as orders the engine accepts; ``enemy(view, loaded, policy, seed)`` gives
     the enemy's reply (the bot's own entry, passed in by :mod:`.play` so that neither module imports the other)."""
     first = settle(Greedy(sight).decide())
-    if sight.state.hidden is not None:
-        return first
+    positions = plausible_positions(sight.state, loaded, seed=seed, seq=sight.seq, draws=RUNS)
     ruleset = dict(view["ruleset"])
     ref = {"id": loaded.scenario.id, "hash": "lookahead"}
     seen: list[str] = []
@@ -103,7 +110,7 @@ def lookahead_orders(view: dict[str, Any], sight: Sight, loaded: LoadedScenario,
         worth = 0.0
         for run in range(RUNS):
             dice = FaceDice(f"lookahead:{seed}:{sight.seq}:{sight.side}", run)
-            step = play(loaded, ruleset, sight.state, document, dice, game="lookahead", seq=sight.seq + 1, scenario_ref=ref, source="bot")
+            step = play(loaded, ruleset, positions[run], document, dice, game="lookahead", seq=sight.seq + 1, scenario_ref=ref, source="bot")
             if not step.last["valid"]:
                 worth = float("-inf")
                 break
