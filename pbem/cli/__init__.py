@@ -67,13 +67,17 @@ def main(argv: Optional[list[str]] = None) -> None:
     from pbem.cli import plain
     from pbem.cli.narrow import narrowed
     from pbem.errors import PbemError
+    from pbem.start import pause_collector
 
+    words = sys.argv[1:] if argv is None else list(argv)
+    if argv is None:  # the process is this one command (an entry point older than pbem.start's)
+        pause_collector(words)
     # pbem uses no pydantic plugin: spare every command that builds a model the
     # scan of all installed packages' entry points that looks for them.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _utf8_output()
     try:
-        command = get_group(narrowed(app, sys.argv[1:] if argv is None else list(argv)))
+        command = get_group(narrowed(app, words))
         plain.install(command)
         command(args=argv, prog_name="pbem", standalone_mode=True)
     except PbemError as exc:
