@@ -35,6 +35,17 @@ def pause_collector(words: list[str]) -> None:
         gc.disable()
 
 
+def resume_collector() -> None:
+    """The collector on again, for work that goes on long enough to leave cycles worth freeing.
+
+    An event's audit examines game after game in one process (or a pool
+    forked from it): each 26-Game-Turn audit leaves a few MB of cycles,
+    which a one-game command can leave to the exit but a tournament cannot."""
+    import gc
+
+    gc.enable()
+
+
 def main() -> None:
     """The console entry point: the collector paused, then :func:`pbem.cli.main`."""
     pause_collector(sys.argv[1:])

@@ -39,3 +39,11 @@ def test_a_command_run_as_a_process_still_works_without_the_collector(tmp_path: 
     done = subprocess.run([sys.executable, "-m", "pbem", "scenario", "list"], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "leyte-assault" in done.stdout
+
+
+def test_an_event_audit_turns_the_collector_on_again(tmp_path: Path) -> None:
+    """An event's games are examined one after another in one process: each leaves cycles to free."""
+    probe = ("import gc, sys; from pathlib import Path; gc.disable(); from pbem.event.event import run_event; "
+             "run_event([Path(sys.argv[1])], None, 'dice'); print(gc.isenabled())")
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True"
