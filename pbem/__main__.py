@@ -1,5 +1,5 @@
 """Allow ``python -m pbem``."""
 
-from pbem.cli import main
+from pbem.start import main
 
 main()

@@ -32,3 +32,23 @@ def test_the_app_itself_is_left_whole():
     before = list(app.registered_commands)
     narrowed(app, ["view"])
     assert app.registered_commands == before
+
+
+def _modules_of(info) -> set[str]:
+    """The modules whose functions a command, or every command of a group, runs."""
+    if getattr(info, "typer_instance", None) is not None:
+        group = info.typer_instance
+        return {m for c in group.registered_commands for m in _modules_of(c)} | {m for g in group.registered_groups for m in _modules_of(g)}
+    return {info.callback.__module__.removeprefix("pbem.cli.")}
+
+
+def test_each_command_imports_the_modules_that_register_it():
+    """``pbem X`` imports only ``COMMAND_MODULES[X]`` (:func:`pbem.cli.load_commands`): the table must name, for every
+    command and group of the whole app, exactly the modules its commands live in, and MODULES every such module."""
+    from pbem.cli import COMMAND_MODULES, MODULES
+
+    found = {narrow_name: _modules_of(info)
+             for info in [*app.registered_commands, *app.registered_groups]
+             for narrow_name in [info.name or info.callback.__name__.lower().replace("_", "-")]}
+    assert {name: set(modules) for name, modules in COMMAND_MODULES.items()} == found
+    assert set(MODULES) == set().union(*found.values())

@@ -15,7 +15,8 @@ from typing import Optional
 
 import typer
 
-app = typer.Typer(
+#: The app before its commands are registered; ``pbem.cli.app`` is the app with every command (:func:`load_commands`).
+root = typer.Typer(
     name="pbem",
     help="Play the Island War board wargames by e-mail: rule-checked orders, dice no one can fake, signed turn files.",
     no_args_is_help=True,
@@ -29,16 +30,45 @@ schema_app = typer.Typer(help="The JSON Schemas of pbem's files.", no_args_is_he
 scenario_app = typer.Typer(help="The scenarios pbem ships: list them, show one.", no_args_is_help=True)
 map_app = typer.Typer(help="Map files: check one you have edited.", no_args_is_help=True)
 judge_app = typer.Typer(help="The judge: the referee's side of many games, unattended, by e-mail (docs/judge.md).", no_args_is_help=True)
-app.add_typer(case_app, name="case")
-app.add_typer(orders_app, name="orders")
-app.add_typer(schema_app, name="schema")
-app.add_typer(scenario_app, name="scenario")
-app.add_typer(map_app, name="map")
+root.add_typer(case_app, name="case")
+root.add_typer(orders_app, name="orders")
+root.add_typer(schema_app, name="schema")
+root.add_typer(scenario_app, name="scenario")
+root.add_typer(map_app, name="map")
 blind_app = typer.Typer(help="Hidden units with no referee: your next file, the view, the secret at the end (docs/hidden-units.md).", no_args_is_help=True)
-app.add_typer(judge_app, name="judge")
-app.add_typer(blind_app, name="blind")
+root.add_typer(judge_app, name="judge")
+root.add_typer(blind_app, name="blind")
 
-from pbem.cli import blind, bot, cases, checks, judge, maps, play, players, referee, scenarios, show  # noqa: E402,F401  (registers the commands)
+#: The module that registers each command or group a command line can name first: running that
+#: command imports only these (tests/test_cli_narrow.py holds the table to what the modules register).
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "keygen": ("players",), "view": ("players",), "validate": ("players",), "submit": ("players",),
+    "orders": ("players", "cases"), "new": ("referee",), "adjudicate": ("referee",),
+    "verify": ("checks",), "reveal": ("checks",), "audit": ("checks",), "dice": ("checks",), "status": ("checks",),
+    "bot": ("bot",), "demo": ("bot",), "show": ("show",), "play": ("play",), "case": ("cases",), "schema": ("cases",),
+    "scenario": ("scenarios",), "map": ("maps",), "judge": ("judge",), "blind": ("blind",),
+}
+#: Every command module, in the order whose registrations list the commands in ``pbem --help``.
+MODULES = ("blind", "bot", "cases", "checks", "judge", "maps", "play", "players", "referee", "scenarios", "show")
+
+
+def load_commands(words: Optional[list[str]] = None) -> typer.Typer:
+    """:data:`root` with the command the command line names first registered, or every command
+    when it names none the table knows (``pbem``, ``--help``, a mistyped name): importing the
+    eleven command modules and declaring their options costs every command a few milliseconds."""
+    import importlib
+
+    first = words[0] if words else None
+    for name in COMMAND_MODULES.get(first or "", MODULES):
+        importlib.import_module(f"pbem.cli.{name}")
+    return root
+
+
+def __getattr__(name: str):
+    """``pbem.cli.app``: the app with every command registered (what a test or a tool that drives the app expects)."""
+    if name == "app":
+        return load_commands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _utf8_output() -> None:
@@ -67,13 +97,17 @@ def main(argv: Optional[list[str]] = None) -> None:
     from pbem.cli import plain
     from pbem.cli.narrow import narrowed
     from pbem.errors import PbemError
+    from pbem.start import pause_collector
 
+    words = sys.argv[1:] if argv is None else list(argv)
+    if argv is None:  # the process is this one command (an entry point older than pbem.start's)
+        pause_collector(words)
     # pbem uses no pydantic plugin: spare every command that builds a model the
     # scan of all installed packages' entry points that looks for them.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _utf8_output()
     try:
-        command = get_group(narrowed(app, sys.argv[1:] if argv is None else list(argv)))
+        command = get_group(narrowed(load_commands(words), words))
         plain.install(command)
         command(args=argv, prog_name="pbem", standalone_mode=True)
     except PbemError as exc:

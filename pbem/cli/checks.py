@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem.cli import app, output
+from pbem.cli import output, root as app
 from pbem.cli.players import PassphraseEnv
 
 

@@ -5,7 +5,8 @@ folder or a file.  Before they read turn files they ask the modes' file side
 (:func:`pbem.protocol.modes.mode_of_path`) whether the path is a game of a mode
 with files of its own (today: hidden units with no referee, ``blind-NNNN-SIDE.pbem``);
 if so, that mode's :class:`FolderCommands`, registered here by the mode's own
-command module when the CLI starts, answer instead.  The commands never test
+command module when it is imported (every command module is, the first time
+such a game is met: :func:`pbem.cli.load_commands`), answer instead.  The commands never test
 which mode it is, and this module imports none: a mode's commands import it.
 """
 
@@ -47,6 +48,10 @@ def commands_for(path: Path) -> FolderCommands | None:
     mode = mode_of_path(path)
     if mode is None:
         return None
+    if mode.name not in _COMMANDS:  # only the command being run was loaded: load the modes' command modules too
+        from pbem.cli import load_commands
+
+        load_commands()
     try:
         return _COMMANDS[mode.name]
     except KeyError:  # a mode added to the files without its commands: a programming error, said plainly

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem.cli import app
+from pbem.cli import root as app
 from pbem.cli.players import KeyOption, PassphraseEnv
 
 

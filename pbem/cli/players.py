@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem.cli import app, orders_app, output
+from pbem.cli import orders_app, output, root as app
 
 KeyOption = Annotated[Path, typer.Option("--key", help="Your private key file (NAME.key).")]
 PassphraseEnv = Annotated[
