@@ -13,6 +13,7 @@ moment (exit 1); a file damaged or misplaced is refused naming the file (exit
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import shutil
 from pathlib import Path
@@ -24,15 +25,22 @@ from pbem.game.exposure import pieces
 from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import b64d, b64e
 from pbem.protocol.keys import read_private
-from tests.blind_games import begin, play_to_the_end, publish_secret, resign
+from tests.blind_games import GAME, begin, play_to_the_end, publish_secret, resign
 from tests.games import pbem, run
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    players = begin(tmp_path_factory.mktemp("blind-received"))
-    play_to_the_end(players)
-    publish_secret(players)
+    """One whole game, the same every run (game id and both players' secrets fixed, as tests/blind_games.py's
+    ``reproducible`` makes them): the tests below look in it for a step of a kind, and a game drawn afresh
+    lacked one now and then (no American step left a marker hidden)."""
+    secrets = itertools.count(7)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("pbem.game.blind_files.new_game_id", lambda: GAME)
+        patch.setattr(commitment, "new_secret", lambda: bytes([next(secrets) % 256]) * commitment.SECRET_LENGTH)
+        players = begin(tmp_path_factory.mktemp("blind-received"))
+        play_to_the_end(players)
+        publish_secret(players)
     return players
 
 
