@@ -2,7 +2,7 @@
 
 Not a test: it prints figures.  Run with
 ``.venv/bin/python benchmarks/bot_strength.py [--scenario leyte-assault] [--games 50] [--hidden both|on|off]
-[--policy-games N] [--mirror]``.
+[--policy-games N] [--mirror] [--first-seed N] [--no-baseline]``.
 
 Each game is played in process through the referee's own step with a seeded
 die (:mod:`pbem.bot.selfplay`).  For each pairing: ``--policy`` (default
@@ -81,7 +81,7 @@ def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
 
 
 def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float | None,
-        policy_games: int | None = None, mirror: bool = False) -> None:
+        policy_games: int | None = None, mirror: bool = False, first_seed: int = 0, baseline: bool = True) -> None:
     import pbem.bot.selfplay as selfplay
 
     loaded = load_scenario(scenario)
@@ -94,14 +94,14 @@ def run(scenario: str, games: int, hidden: list[bool], policy: str, think: float
             measured = policy != "greedy"
             pairings = [(policy, "greedy", "US"), ("greedy", policy, "JP")] if measured else []
             pairings += [(policy, policy, None)] if measured and mirror else []
-            pairings += [("greedy", "random", "US"), ("random", "greedy", "JP"), ("greedy", "greedy", None)]
+            pairings += [("greedy", "random", "US"), ("random", "greedy", "JP"), ("greedy", "greedy", None)] if baseline else []
             for us, jp, side in pairings:
                 levels: Counter = Counter()
                 wins = exits = 0
                 idle = Counter()
                 margins: list[float] = []
                 n = policy_games if policy_games and policy != "greedy" and policy in (us, jp) else games
-                for seed in range(n):
+                for seed in range(first_seed, first_seed + n):
                     game = play_out(loaded, {"US": us, "JP": jp}, seed=seed, options=options, think=think)
                     report = final_report(loaded, game.final.state)
                     levels[report.level] += 1
@@ -145,6 +145,10 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=None, help="the look-ahead budget a turn (default: the policy's)")
     parser.add_argument("--policy-games", type=int, default=None, help="games of each pairing with --policy (default: --games)")
     parser.add_argument("--mirror", action="store_true", help="also --policy against itself (the scenario's balance between equals)")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first game's seed (a run split over processes or machines: "
+                        "0 for the first --games, then --games, and so on)")
+    parser.add_argument("--no-baseline", action="store_true", help="only the pairings with --policy (not greedy against random "
+                        "or itself)")
     args = parser.parse_args()
     hidden = {"both": [False, True], "on": [True], "off": [False]}[args.hidden]
     scenarios = ["leyte-assault", "leyte-mountain-barrier", "leyte-final-collapse"] if args.scenario == "leyte" else [args.scenario]
@@ -152,7 +156,7 @@ def main() -> None:
     for scenario in scenarios:
         # test scenarios have no Japanese set-up to hide
         run(scenario, args.games, hidden if load_scenario(scenario).scenario.kind == "historical" else [False], args.policy, args.think,
-            args.policy_games, args.mirror)
+            args.policy_games, args.mirror, args.first_seed, not args.no_baseline)
     print(f"{time.perf_counter() - start:.1f} s")
 
 

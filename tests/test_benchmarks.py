@@ -23,7 +23,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 TINY = {
     "bot_speed.py": ["1"],
     "blind_leaks.py": ["--games", "1"],
-    "bot_strength.py": ["--scenario", "test-skirmish", "--games", "1"],
+    "bot_strength.py": ["--scenario", "test-skirmish", "--games", "1", "--first-seed", "1"],
     "commands.py": ["--rounds", "1", "--games", "test,leyte,synthetic", "--player-turns", "1", "--quick"],
     "engine.py": ["--quick"],
     "hidden_leaks.py": ["--games", "1"],
