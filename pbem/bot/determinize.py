@@ -43,8 +43,8 @@ from __future__ import annotations
 import random
 
 from pbem.datafiles import LoadedScenario
-from pbem.engine import hexes
 from pbem.engine.dummies import clear, dummy_counters
+from pbem.engine.placement import Placement
 from pbem.game.fog import HIDDEN
 from pbem.model.common import OFFMAP
 from pbem.model.state import GameState
@@ -58,11 +58,15 @@ def plausible_positions(state: GameState, loaded: LoadedScenario, *, seed: int, 
     markers = sorted(u.id for u in state.units if u.kind == HIDDEN)
     if state.hidden is None or not markers:
         return [state] * draws
-    return [_drawn(state, loaded, markers, random.Random(f"determinize:{seed}:{seq}:{state.position.phasing}:{n}"))
+    # A marker no dummy can be under: in a clear hex (19B.3) or in an American zone of control, where the engine
+    # removes a dummy as the Japanese Combat Phase begins (19B.6, pbem.engine.dummies.remove_in_contact).
+    placement = Placement(state.unit_index(), state.locations)
+    real_only = {m for m in markers if clear(loaded.board, m) or placement.in_enemy_zoc(m, "JP")}
+    return [_drawn(state, loaded, markers, real_only, random.Random(f"determinize:{seed}:{seq}:{state.position.phasing}:{n}"))
             for n in range(draws)]
 
 
-def _drawn(state: GameState, loaded: LoadedScenario, markers: list[str], rng: random.Random) -> GameState:
+def _drawn(state: GameState, loaded: LoadedScenario, markers: list[str], real_only: set[str], rng: random.Random) -> GameState:
     scenario = loaded.scenario
     shown = {u.id for u in state.units}
     turn = state.position.turn
@@ -80,8 +84,6 @@ def _drawn(state: GameState, loaded: LoadedScenario, markers: list[str], rng: ra
     if len(pieces) < len(markers):  # markers the order of battle does not explain: dummies (more than the
         pieces += dummy_counters(len(markers) - len(pieces), fastest)  # scenario's count only if the view is past the rules)
     # Where: a dummy only under a marker it could stand on unseen; a real unit anywhere.
-    us = {h for u in state.units if u.side == "US" for h in [state.locations.get(u.id, "")] if hexes.is_hex_id(h)}
-    real_only = {m for m in markers if clear(loaded.board, m) or any(n in us for n in hexes.neighbours(m))}
     free = [m for m in markers if m not in real_only]
     drawn_dummies = [p for p in pieces if p.is_dummy]
     rng.shuffle(free)
