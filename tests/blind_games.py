@@ -209,11 +209,17 @@ class IllegalMover(br.Japanese):
 GAME = "b1" * 16
 
 
+def fix_games(patch: pytest.MonkeyPatch, counter=None) -> None:
+    """Every new game gets the id ``GAME`` and secrets of bytes from ``counter`` (default :data:`SECRETS`' current
+    count, read at each call): the same moves and dice every run."""
+    patch.setattr("pbem.game.blind_files.new_game_id", lambda: GAME)
+    patch.setattr(c, "new_secret", lambda: bytes([next(counter or SECRETS[0]) % 256]) * c.SECRET_LENGTH)
+
+
 @pytest.fixture(autouse=True)
 def reproducible(monkeypatch):
     """The same game id and per-game secrets every game: an honest game and its cheat play the same moves and dice."""
-    monkeypatch.setattr("pbem.game.blind_files.new_game_id", lambda: GAME)
-    monkeypatch.setattr(c, "new_secret", lambda: bytes([next(SECRETS[0]) % 256]) * c.SECRET_LENGTH)
+    fix_games(monkeypatch)
 
 
 SECRETS = [itertools.count()]  # the Japanese player's secret first (pbem new), then the American player's

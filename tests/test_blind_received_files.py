@@ -25,7 +25,7 @@ from pbem.game.exposure import pieces
 from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import b64d, b64e
 from pbem.protocol.keys import read_private
-from tests.blind_games import GAME, begin, play_to_the_end, publish_secret, resign
+from tests.blind_games import begin, fix_games, play_to_the_end, publish_secret, resign
 from tests.games import pbem, run
 
 
@@ -34,10 +34,8 @@ def game(tmp_path_factory):
     """One whole game, the same every run (game id and both players' secrets fixed, as tests/blind_games.py's
     ``reproducible`` makes them): the tests below look in it for a step of a kind, and a game drawn afresh
     lacked one now and then (no American step left a marker hidden)."""
-    secrets = itertools.count(7)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("pbem.game.blind_files.new_game_id", lambda: GAME)
-        patch.setattr(commitment, "new_secret", lambda: bytes([next(secrets) % 256]) * commitment.SECRET_LENGTH)
+        fix_games(patch, itertools.count(7))
         players = begin(tmp_path_factory.mktemp("blind-received"))
         play_to_the_end(players)
         publish_secret(players)
