@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.datafiles import load_scenario  # noqa: E402
+from pbem.loading.datafiles import load_scenario  # noqa: E402
 from tests.blind_leak_scan import BlindScan, scan_blind_game  # noqa: E402
 from tests.leak_scan import plan  # noqa: E402
 

@@ -25,7 +25,7 @@ from positions import leyte_sized_scenario  # noqa: E402
 
 from pbem.bot import play as bot_play  # noqa: E402
 from pbem.bot.selfplay import play_out  # noqa: E402
-from pbem.datafiles import scenario_from  # noqa: E402
+from pbem.loading.datafiles import scenario_from  # noqa: E402
 
 
 def main() -> None:

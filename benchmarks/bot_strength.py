@@ -31,7 +31,7 @@ from pbem.bot import play as bot_play
 from pbem.bot.report import final_report
 from pbem.bot.idleness import idle_report
 from pbem.bot.selfplay import play_out
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.engine.sequence import exit_requirement_met
 
 

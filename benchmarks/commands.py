@@ -31,7 +31,7 @@ campaign's length (no shipped scenario lasts 26 Game-Turns, so it is
 Turn-file sizes are listed at the end.
 
 ``status`` is timed twice: as a player runs it turn after turn, when his
-earlier replays are remembered (:mod:`pbem.game.replayed`) and only his
+earlier replays are remembered (:mod:`pbem.game.modes.referee.replayed`) and only his
 views are read again, and on a folder where nothing is remembered (the
 record is removed before each run), when every player-turn of his is
 replayed as ``verify --replay-mine`` does.
@@ -142,7 +142,7 @@ def demo_game(folder: Path, scenario: str, *options: str) -> None:
 
 def long_leyte(folder: Path, last_turn: int) -> Path:
     """``leyte-assault`` played on to ``last_turn`` under an id of its own (no shipped Leyte scenario is that long)."""
-    from pbem.datafiles import scenario_document, scenario_paths
+    from pbem.loading.datafiles import scenario_document, scenario_paths
 
     document = scenario_document(scenario_paths()["leyte-assault"])
     document |= {"id": f"bench-leyte-{last_turn}", "last_turn": last_turn,

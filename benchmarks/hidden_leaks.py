@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.datafiles import load_scenario  # noqa: E402
+from pbem.loading.datafiles import load_scenario  # noqa: E402
 from tests.leak_scan import Scan, plan, scan_game  # noqa: E402
 from tests.setup_observer import Observation  # noqa: E402
 from tests.size_twins import parties  # noqa: E402

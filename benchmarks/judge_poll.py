@@ -53,11 +53,10 @@ def main() -> None:
     sizes = [int(s) for s in args.held.split(",")]
 
     from pbem.bot import bot_orders
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn, scenario_of
     from pbem.game.player import side_to_move
     from pbem.game.receipts import submit_orders
-    from pbem.game.referee import start_game
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.modes.referee.start import start_game
     from pbem.judge.games import new_game
     from pbem.judge.home import Settings, settings_text
     from pbem.judge.poll import open_judge, poll

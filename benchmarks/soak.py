@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pbem.bot.demo import run_demo
 from pbem.bot.selfplay import play_out
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 
 POLICIES = [("greedy", "greedy"), ("random", "random"), ("greedy", "random"), ("random", "greedy")]
 EDITIONS = ["dg-2009", "spi-1975"]

@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.game.folder import load_turn  # noqa: E402
+from pbem.loading.turns import load_turn  # noqa: E402
 from pbem.game.adjudication import adjudicate_received  # noqa: E402
-from pbem.passphrase import open_key  # noqa: E402
+from pbem.protocol.passphrase import open_key  # noqa: E402
 from pbem.protocol.files import read_text, write_new  # noqa: E402
 
 GAMES = {"leyte-assault": ([], 5.0), "leyte-assault, hidden units": (["--option", "hidden-units"], 8.0)}

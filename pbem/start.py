@@ -11,39 +11,15 @@ Memory does not grow for it: a whole ``pbem demo`` game or the audit of a
 26-Game-Turn game peaks within a few percent of what it does with the
 collector, since pbem's objects rarely form cycles and reference counting
 frees everything else at once.  This module imports nothing of pbem's
-before the collector is paused; :mod:`pbem.cli` does the rest.
+before the collector is paused (:mod:`pbem.collector` imports nothing);
+:mod:`pbem.cli` does the rest.
 """
 
 from __future__ import annotations
 
 import sys
 
-#: The commands that run until stopped (a judge for days, the map page for a sitting): they keep the collector.
-SERVING = frozenset({"judge", "play"})
-
-
-def serves(words: list[str]) -> bool:
-    """Whether the command line names a command that runs until stopped (:data:`SERVING`)."""
-    return bool(words) and words[0] in SERVING
-
-
-def pause_collector(words: list[str]) -> None:
-    """Turn the cyclic collector off for a process that runs one command that ends (not :data:`SERVING`)."""
-    if not serves(words):
-        import gc
-
-        gc.disable()
-
-
-def resume_collector() -> None:
-    """The collector on again, for work that goes on long enough to leave cycles worth freeing.
-
-    An event's audit examines game after game in one process (or a pool
-    forked from it): each 26-Game-Turn audit leaves a few MB of cycles,
-    which a one-game command can leave to the exit but a tournament cannot."""
-    import gc
-
-    gc.enable()
+from pbem.collector import pause_collector
 
 
 def main() -> None:

@@ -21,12 +21,11 @@ from pathlib import Path
 import pytest
 
 from pbem.bot.selfplay import SeededDice
-from pbem.game import blind_run as br
-from pbem.game.exposure import hidden_markers
-from pbem.game.referee import play, record_step, verdict
+from pbem.game.modes.blind import run as br
+from pbem.game.modes.blind.exposure import hidden_markers
+from pbem.game.step import play, record_step, verdict
 from pbem.model.common import NOT_ON_MAP
-from pbem.protocol import blindfile
-from pbem.protocol import commitment as c
+from pbem.protocol import blindfile, commitment as c
 from tests.games import pbem, run
 
 SCENARIO = "test-skirmish"  # the smallest scenario with a hidden Japanese set-up
@@ -212,7 +211,7 @@ GAME = "b1" * 16
 def fix_games(patch: pytest.MonkeyPatch, counter=None) -> None:
     """Every new game gets the id ``GAME`` and secrets of bytes from ``counter`` (default :data:`SECRETS`' current
     count, read at each call): the same moves and dice every run."""
-    patch.setattr("pbem.game.blind_files.new_game_id", lambda: GAME)
+    patch.setattr("pbem.game.modes.blind.files.new_game_id", lambda: GAME)
     patch.setattr(c, "new_secret", lambda: bytes([next(counter or SECRETS[0]) % 256]) * c.SECRET_LENGTH)
 
 
@@ -231,8 +230,8 @@ def illegal_mover(monkeypatch, rule: str):
     """The Japanese player's modified pbem: his bot's orders, with one hidden unit moved as ``rule`` forbids (found
     as tests/test_blind_run.py's cheater finds it), committed as they are; then carried out as if legal."""
     import pbem.bot.play as bot
-    from pbem.game import blind_run as br
-    from pbem.game.referee import record_step
+    from pbem.game.modes.blind import run as br
+    from pbem.game.step import record_step
     from pbem.game.views import state_of_view
     from pbem.protocol.canonical import canonical_bytes
 

@@ -1,11 +1,11 @@
 """The leak scan of hidden units with no referee: what the American player receives says no more than the rules expose.
 
-One bot game through :func:`pbem.game.blind_run.run`, with fresh secrets; for
+One bot game through :func:`pbem.game.modes.blind.run.run`, with fresh secrets; for
 every step the American player receives a view (built as a referee builds
 it), a root and openings.  Checked, step by step:
 
 (a) the view and public record: the refereed scan's checks (tests/leak_scan.py), identities traded included;
-(b) openings: exactly the markers :func:`pbem.game.exposure.exposure` demands, each naming what the view itself
+(b) openings: exactly the markers :func:`pbem.game.modes.blind.exposure.exposure` demands, each naming what the view itself
     names there (a unit it shows, or a dummy it removes) — nothing else is opened;
 (c) identities traded between two hidden counters (two units, a dummy and a unit), same positions: the same
     markers are opened with the same pieces, the tree has the same size and order; only the root and the sibling
@@ -22,10 +22,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from pbem.datafiles import LoadedScenario
-from pbem.game import blind_run as br
+from pbem.loading.datafiles import LoadedScenario
+from pbem.game.modes.blind import run as br
 from pbem.game.codec import state_from_json, state_to_json
-from pbem.game.exposure import exposure, hidden_markers, pieces
+from pbem.game.modes.blind.exposure import exposure, hidden_markers, pieces
 from pbem.protocol import commitment as c
 from pbem.protocol.keys import generate
 from tests.leak_scan import Scan, _rename, check_swaps, forbidden, may_know, scan_text, without_final_report
@@ -93,7 +93,7 @@ def scan_blind_game(scan: BlindScan, loaded: LoadedScenario, policies: tuple[str
         before, step = jp.steps[pub.seq]
         side = pub.side
         if side == "setup":
-            from pbem.datafiles import orders_from
+            from pbem.loading.datafiles import orders_from
             from pbem.engine.deployment import apply_deployment
 
             before = apply_deployment(before, orders_from(jp.orders[pub.seq], "set-up"))

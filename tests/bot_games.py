@@ -19,13 +19,13 @@ from pbem.bot.orders import problems_with
 from pbem.bot.play import bot_orders
 from pbem.bot.reach import reach_of, reinforcement_reach
 from pbem.bot.sight import see
-from pbem.datafiles import LoadedScenario
-from pbem.game.folder import keep_orders, load_turn, turn_name
+from pbem.loading.datafiles import LoadedScenario
+from pbem.loading.folder import keep_orders, turn_name
+from pbem.loading.turns import load_turn, scenario_of
 from pbem.game.player import side_to_move
 from pbem.game.receipts import submit_orders
 from pbem.game.adjudication import adjudicate_received
-from pbem.game.referee import start_game
-from pbem.game.scenario_ref import scenario_of
+from pbem.game.modes.referee.start import start_game
 from pbem.protocol.files import write_new
 from tests.games import write_parties
 

@@ -17,14 +17,14 @@ from pathlib import Path
 
 from pbem.bot.play import bot_orders
 from pbem.engine import crt
-from pbem.game.folder import keep_orders, load_turn, turn_name
+from pbem.loading.folder import keep_orders, turn_name
+from pbem.loading.turns import load_turn, scenario_of
 from pbem.game.player import side_to_move
 from pbem.game.receipts import submit_orders
 from pbem.game.adjudication import adjudicate_received
-from pbem.game.referee import start_game
-from pbem.game.reveal import read_reveal, referee_reveal, reveal_text
-from pbem.game.scenario_ref import scenario_of
-from pbem.game.twoplayer import start_two_player_game
+from pbem.game.modes.referee.start import start_game
+from pbem.game.modes.referee.reveal import read_reveal, referee_reveal, reveal_text
+from pbem.game.modes.two_player.turns import start_two_player_game
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import generate
 

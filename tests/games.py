@@ -69,9 +69,9 @@ def write_parties(base: Path) -> dict:
 def small_game(base: Path, first_orders: dict | None = None) -> dict:
     """Three unprotected keys in ``base`` and a game in ``base/game``: the genesis turn file and,
     with ``first_orders``, the US player's first player-turn adjudicated.  Returns the identities."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.adjudication import adjudicate_orders
-    from pbem.game.referee import start_game
+    from pbem.game.modes.referee.start import start_game
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn
 

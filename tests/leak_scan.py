@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.bot.selfplay import SeededDice, play_out
-from pbem.datafiles import LoadedScenario
+from pbem.loading.datafiles import LoadedScenario
 from pbem.game import fog
 from pbem.game.codec import state_from_json, state_to_json
-from pbem.game.referee import Step, record_step
+from pbem.game.step import Step, record_step
 from pbem.model.common import ELIMINATED, NOT_ON_MAP
 from pbem.model.state import GameState
 from pbem.protocol.canonical import canonical_bytes

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from pbem.engine import hexes
 from pbem.engine.board import Board
-from pbem.matching import augment
+from pbem.engine.matching import augment
 from pbem.model.common import NOT_ON_MAP
 
 

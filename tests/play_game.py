@@ -7,7 +7,7 @@ from pathlib import Path
 
 def new_game(base: Path, scenario: str = "leyte-assault", options: list[str] | None = None, edition: str | None = None) -> Path:
     """``base/{ref,us,jp}.key`` and ``base/game/turn-0000.pbem`` of a new game of ``scenario``; returns the turn file."""
-    from pbem.game.referee import start_game
+    from pbem.game.modes.referee.start import start_game
     from pbem.protocol.files import write_new
     from tests.games import write_parties
 
@@ -22,10 +22,9 @@ def new_game(base: Path, scenario: str = "leyte-assault", options: list[str] | N
 
 def planner_of(turn: Path, key: Path):
     """The :class:`~pbem.game.planning.Planner` of the holder of ``key`` on ``turn``."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn, scenario_of
     from pbem.game.planning import Planner
     from pbem.game.player import side_to_move
-    from pbem.game.scenario_ref import scenario_of
     from pbem.protocol.keys import read_private
 
     turn_file = load_turn(turn)
@@ -36,11 +35,10 @@ def planner_of(turn: Path, key: Path):
 def after_set_up(base: Path) -> Path:
     """A hidden-units ``leyte-assault`` game past the Japanese secret set-up (one drawn as the template draws it, seed 0):
     ``base/game/turn-0001.pbem``, the American player to move."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn, scenario_of
     from pbem.bot.setup import setup_orders
     from pbem.game.player import deployment_template, side_to_move
     from pbem.game.adjudication import adjudicate_orders
-    from pbem.game.scenario_ref import scenario_of
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import read_private
     from pbem.protocol.ordersfile import build_orders_for_turn

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.engine.dice import FixedDice
 from pbem.engine.sequence import opening
-from pbem.game.referee import play, record_step
+from pbem.game.step import play, record_step
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "test-skirmish.json"

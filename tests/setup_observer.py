@@ -41,11 +41,11 @@ from typing import Callable
 from pbem.bot.play import bot_orders
 from pbem.bot.selfplay import SeededDice
 from pbem.bot.setup import draw_deployment
-from pbem.datafiles import LoadedScenario
+from pbem.loading.datafiles import LoadedScenario
 from pbem.engine import hexes
 from pbem.engine.deployment import SetupZone, setup_hexes
 from pbem.engine.sequence import opening
-from pbem.game.referee import Step, genesis_step, play
+from pbem.game.step import Step, genesis_step, play
 from pbem.model.common import NOT_ON_MAP
 
 DUMMY = "dummy"

@@ -12,7 +12,7 @@ is compared: each sealed view, the sealed referee state, the whole file.
 from __future__ import annotations
 
 from pbem.game.codec import state_from_json, state_to_json
-from pbem.game.referee import Step, record_step
+from pbem.game.step import Step, record_step
 from pbem.game.sizes import sealed_bucket
 from pbem.protocol import keys
 from pbem.protocol.canonical import canonical_bytes

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pbem.game.audit import AuditReport, _compare
+from pbem.game.replay import AuditReport, _compare
 from pbem.protocol.turnfile import SIDES, commit_state, commit_view
 
 NONCE = bytes(range(32))

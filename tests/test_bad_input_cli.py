@@ -326,7 +326,7 @@ def test_each_key_opens_with_its_own_passphrase_variable(tmp_path):
     """Keys on one machine, each with its own passphrase and no terminal: PBEM_PASSPHRASE_<KEY> wins over PBEM_PASSPHRASE.
 
     (The audit no longer takes a player's key at all — issue 11 — so no command needs two keys today.)"""
-    from pbem.game.referee import start_game
+    from pbem.game.modes.referee.start import start_game
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import generate, write_private, write_public
 

@@ -104,8 +104,8 @@ def test_a_demo_without_a_referee_needs_hidden_units(tmp_path):
 def test_a_set_up_against_the_rules_is_refused_before_it_is_committed(tmp_path):
     """19B.2 / 5.31: two units in one hex; the honest Japanese player is told before his genesis commits it."""
     from pbem.bot.play import bot_orders
-    from pbem.datafiles import load_scenario
-    from pbem.game.referee import genesis_step
+    from pbem.loading.datafiles import load_scenario
+    from pbem.game.step import genesis_step
 
     loaded = load_scenario(SCENARIO)
     step = genesis_step(loaded, {}, game="0" * 32, scenario_ref={"id": SCENARIO, "hash": "-"},

@@ -54,8 +54,8 @@ def ids_of(view: dict, side: str) -> set[str]:
 def hidden_from_us(game: Path, step: int) -> tuple[set[str], dict, dict]:
     """The Japanese identities the Japanese view holds and the view published to the American player names nowhere
     (not as a unit, nor in an event: 19B.3 names a unit seen moving through clear terrain, though it ends hidden)."""
-    from pbem.game.blind_files import load
-    from pbem.game.blind_run import _names
+    from pbem.game.modes.blind.files import load
+    from pbem.game.modes.blind.run import _names
 
     published = load(game / "US").record.publications[step - 1].view
     us, jp = view_json(game, "US", step), view_json(game, "JP", step)
@@ -63,8 +63,8 @@ def hidden_from_us(game: Path, step: int) -> tuple[set[str], dict, dict]:
 
 
 def test_the_american_view_is_the_published_one_and_the_japanese_view_his_own_units(game):
-    from pbem.game.blind_files import load
-    from pbem.game.blind_run import markers_of
+    from pbem.game.modes.blind.files import load
+    from pbem.game.modes.blind.run import markers_of
 
     held = load(game / "US")
     assert len(steps(game)) == len(held.record.publications) >= 5
@@ -111,7 +111,7 @@ def test_no_hidden_identity_reaches_what_the_american_player_reads_or_draws(game
 
 
 def test_dice_lists_every_published_roll_with_the_seed_and_salt_that_make_it(game):
-    from pbem.game.blind_files import load
+    from pbem.game.modes.blind.files import load
     from pbem.protocol import dice
     from pbem.protocol.canonical import b64d
 

@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from pbem.bot.blind_demo import run_blind_demo
-from pbem.game import blind_files
-from pbem.game import blind_run as br
-from pbem.passphrase import open_key
+from pbem.game.modes.blind import files as blind_files, run as br
+from pbem.protocol.passphrase import open_key
 from pbem.protocol import blindfile
 from tests.games import pbem
 

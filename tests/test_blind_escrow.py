@@ -21,12 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem.game import blind_escrow
+from pbem.game.modes.blind import escrow as blind_escrow
 from pbem.protocol import blindfile
 from pbem.protocol.canonical import b64d
-from tests.blind_games import SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, step
-from tests.blind_games import reproducible  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
-from tests.blind_games import resign as _resign
+from tests.blind_games import SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, step, reproducible, resign as _resign  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
 from tests.games import pbem
 
 

@@ -21,12 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.protocol import blindfile
-from pbem.protocol import commitment as c
+from pbem.protocol import blindfile, commitment as c
 from pbem.protocol.canonical import canonical_bytes
-from tests.blind_games import GAME, SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, resign, step
-from tests.blind_games import reproducible  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
-from tests.blind_games import begin as _begin
+from tests.blind_games import GAME, SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, resign, step, reproducible, begin as _begin  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
 from tests.games import pbem
 
 def begin(base: Path, scenario: str = SCENARIO) -> dict:
@@ -257,9 +254,9 @@ def swapped_games(tmp_path, monkeypatch) -> tuple[list[str], int, bool]:
     were compared; whether audit paths differed among them (openings of other markers were compared)."""
     import pbem.bot.play as bot
     from pbem.bot.play import bot_orders
-    from pbem.game import blind_run as br
-    from pbem.datafiles import load_scenario
-    from pbem.game.referee import genesis_step
+    from pbem.game.modes.blind import run as br
+    from pbem.loading.datafiles import load_scenario
+    from pbem.game.step import genesis_step
 
     name = "leyte-assault"  # test-skirmish exposes nearly every unit at once
     monkeypatch.setattr("pbem.protocol.keys.generate", _same_keys)
@@ -339,8 +336,8 @@ def test_two_games_differing_only_in_two_hidden_identities_send_the_american_the
 def test_the_file_comparison_sees_an_opening_the_rules_do_not_demand(tmp_path, monkeypatch):
     """The Japanese program opens, with the honest openings, every marker the rules leave hidden (the American
     player's own checks stop the game at once; the comparison sees the pieces opened)."""
-    from pbem.game import blind_run as br
-    from pbem.game.exposure import Exposure, hidden_markers
+    from pbem.game.modes.blind import run as br
+    from pbem.game.modes.blind.exposure import Exposure, hidden_markers
 
     real = br.exposure
 

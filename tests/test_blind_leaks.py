@@ -12,8 +12,8 @@ import os
 
 import pytest
 
-from pbem.datafiles import load_scenario
-from pbem.game import blind_run as br
+from pbem.loading.datafiles import load_scenario
+from pbem.game.modes.blind import run as br
 from pbem.protocol import commitment as c
 from tests.blind_leak_scan import BlindScan, Recorder, scan_blind_game
 from tests.leak_scan import plan
@@ -52,7 +52,7 @@ def test_the_scan_sees_an_opening_the_rules_do_not_demand(monkeypatch):
 
     def more(board, before, after, events, side):
         found = real(board, before, after, events, side)
-        from pbem.game.exposure import Exposure, hidden_markers
+        from pbem.game.modes.blind.exposure import Exposure, hidden_markers
 
         hidden = sorted(set(hidden_markers(after)) - set(found.after))
         return Exposure(found.side, found.before, {**found.after, **({hidden[0]: "x"} if hidden else {})}, found.claims)

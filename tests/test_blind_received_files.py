@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.game import blind_run as br
-from pbem.game.exposure import pieces
+from pbem.game.modes.blind import run as br
+from pbem.game.modes.blind.exposure import pieces
 from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import b64d, b64e
 from pbem.protocol.keys import read_private
@@ -68,7 +68,7 @@ def pub_where(players, wanted) -> int:
 
 def tree_at(players, seq: int) -> commitment.Commitment:
     """The Japanese player's tree after step ``seq``, rebuilt from his published secret (what his pbem holds)."""
-    from pbem.game.blind_files import load
+    from pbem.game.modes.blind.files import load
 
     held = load(players["US"].game)
     record = copy.copy(held.record)
@@ -119,8 +119,8 @@ def test_a_japanese_player_turn_opening_a_marker_against_the_root_before_it_is_r
 
 def setup_tree(players) -> commitment.Commitment:
     """The tree the genesis committed (the set-up's root), rebuilt from the published secret and set-up orders."""
-    from pbem.game.blind_files import load
-    from pbem.game.blind_views import placed_setup
+    from pbem.game.modes.blind.files import load
+    from pbem.game.modes.blind.views import placed_setup
 
     held = load(players["US"].game)
     return commitment.commit(held.secret, game=held.game, seq=-1, pieces=pieces(placed_setup(held.loaded, held.jp_orders[1])))
@@ -378,7 +378,7 @@ def test_a_japanese_player_who_stalls_is_named_as_the_one_awaited(game, tmp_path
 def test_american_orders_falsely_rejected_are_caught_at_once_naming_the_japanese_player(game, tmp_path, monkeypatch):
     """The Japanese player's modified pbem rejects American orders the American view finds nothing wrong with (he
     would see the American plans and make him move again): the American player re-judges them on his view at once."""
-    from pbem.game import blind_run
+    from pbem.game.modes.blind import run as blind_run
 
     n = next(k for k in range(3, 19, 2) if body(game["JP"].game / blindfile.file_name(k)).get("orders"))
     seq = n // 2 + 1

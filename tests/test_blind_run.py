@@ -1,4 +1,4 @@
-"""Hidden units with no referee, at the level of functions (pbem/game/blind_run.py): an honest game checks out,
+"""Hidden units with no referee, at the level of functions (pbem/game/modes/blind/run.py): an honest game checks out,
 and every cheat is caught, naming the cheater, the step and the moment (at once, at the audit, at the end)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from functools import lru_cache
 
 import pytest
 
-from pbem.datafiles import load_scenario
-from pbem.game import blind_run as br
-from pbem.game.exposure import hidden_markers, pieces
-from pbem.game.referee import record_step
+from pbem.loading.datafiles import load_scenario
+from pbem.game.modes.blind import run as br
+from pbem.game.modes.blind.exposure import hidden_markers, pieces
+from pbem.game.step import record_step
 from pbem.protocol import commitment
 from pbem.protocol.keys import generate
 from tests.blind_games import IllegalMover

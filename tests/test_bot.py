@@ -18,7 +18,7 @@ from pbem.bot.orders import Plan, problems_with, settle
 from pbem.bot.reach import entry_hexes, reach_of
 from pbem.bot.selfplay import play_out
 from pbem.bot.sight import see
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.engine import hexes
 from pbem.engine.adjudicator import check_orders
 from pbem.engine.sequence import opening
@@ -173,7 +173,7 @@ def test_leyte_shaped_data_still_gives_valid_orders():
     import json
     from pathlib import Path
 
-    from pbem.datafiles import scenario_from
+    from pbem.loading.datafiles import scenario_from
 
     document = json.loads((Path(__file__).resolve().parent.parent / "scenarios" / "test-skirmish.json").read_text())
     document["map"]["areas"] = {"N": ["1103", "1104"], "0100": ["0110", "0210", "0310"]}
@@ -208,7 +208,7 @@ def test_orders_do_not_depend_on_python_hash_seeds():
     import sys
 
     script = (
-        "import json; from pbem.datafiles import load_scenario; from pbem.bot.selfplay import play_out; "
+        "import json; from pbem.loading.datafiles import load_scenario; from pbem.bot.selfplay import play_out; "
         "loaded = load_scenario('test-skirmish'); "
         "print(json.dumps([play_out(loaded, {'US': p, 'JP': q}, seed=2).orders for p, q in (('greedy', 'random'), ('random', 'greedy'))], sort_keys=True))"
     )

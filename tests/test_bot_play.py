@@ -10,7 +10,7 @@ import pytest
 
 from pbem.bot.idleness import idle_report
 from pbem.bot.selfplay import idle_units, play_out
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.engine import hexes
 from pbem.engine.dummies import clear
 from pbem.engine.sequence import exit_requirement_met

@@ -7,7 +7,7 @@ hidden units) under ``python -X importtime``:
 
 * LIGHT — neither pydantic nor jsonschema is imported (view, verify, …);
 * NO_VALIDATOR — the models are used but no pydantic validator is built:
-  what is read was checked before (:mod:`pbem.construct`);
+  what is read was checked before (:mod:`pbem.model.construct`);
 * READS_INPUT — the command checks a document the user gives it (a scenario,
   a case, a map) with the models' validators: they may be built.
 
@@ -110,7 +110,7 @@ def games(tmp_path_factory) -> dict[str, Path]:
 
 def _check(loaded: set[str], command: str, kind: str) -> None:
     if kind == LIGHT:
-        heavy = HEAVY if command != "orders template" else tuple(h for h in HEAVY if h != "pbem.datafiles")  # it reads the shipped scenario's JSON
+        heavy = HEAVY if command != "orders template" else tuple(h for h in HEAVY if h != "pbem.loading.datafiles")  # it reads the shipped scenario's JSON
         assert not _heavy(loaded, heavy), f"pbem {command} loaded {', '.join(_heavy(loaded, heavy)[:8])}"
     elif kind == NO_VALIDATOR:
         assert BUILDS_A_VALIDATOR not in loaded, f"pbem {command} built a pydantic validator: a model was validated, dumped or made with Model(...)"
@@ -194,7 +194,7 @@ def test_every_command_is_classed():
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_status_a_second_time_loads_no_model(games, game, tmp_path):
-    """``status --key`` replays the player's turns once and remembers them (:mod:`pbem.game.replayed`): run again on
+    """``status --key`` replays the player's turns once and remembers them (:mod:`pbem.game.modes.referee.replayed`): run again on
     the same files it checks his views as ``pbem view`` does and replays nothing, so it is a light command again."""
     folder = tmp_path / game
     shutil.copytree(games[game], folder)

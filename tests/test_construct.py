@@ -1,4 +1,4 @@
-"""Documents built without pydantic's validators (pbem.construct) are the very models validation builds.
+"""Documents built without pydantic's validators (pbem.model.construct) are the very models validation builds.
 
 Same classes, same values, same types (a JSON list in a tuple field becomes
 a tuple, an integer in a float field a float), same fields set — compared
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from pbem.construct import construct
-from pbem.datafiles import scenario_document, scenario_paths
-from pbem.dump import dump
+from pbem.model.construct import construct
+from pbem.loading.datafiles import scenario_document, scenario_paths
+from pbem.model.dump import dump
 from pbem.engine.sequence import opening
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.model.map import MapSpec
@@ -146,7 +146,7 @@ def test_a_model_with_validators_of_its_own_is_left_to_pydantic_unless_trusted()
     assert construct(Scenario, document, trusted=True).units[0].hex == "0101"  # checked when it entered the game, not again
 
 
-# --- and back: pbem.dump writes a model out as model_dump(mode="json") does
+# --- and back: pbem.model.dump writes a model out as model_dump(mode="json") does
 
 
 @pytest.mark.parametrize("scenario_id", sorted(scenario_paths()))

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from pbem.bot.blind_demo import run_blind_demo
-from pbem.game import blind_files
-from pbem.passphrase import open_key
+from pbem.game.modes.blind import files as blind_files
+from pbem.protocol.passphrase import open_key
 from pbem.protocol import blindfile
 from tests.event_games import play_game
 from tests.games import run

@@ -1,5 +1,5 @@
 """What a step exposes under hidden units with no referee equals what the refereed American view exposes
-(pbem/game/exposure.py; 19B.3, 19B.4, 19B.6, 19B.7)."""
+(pbem/game/modes/blind/exposure.py; 19B.3, 19B.4, 19B.6, 19B.7)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from pbem.bot.selfplay import play_out
-from pbem.datafiles import load_scenario, orders_from
+from pbem.loading.datafiles import load_scenario, orders_from
 from pbem.engine.deployment import apply_deployment
-from pbem.game.exposure import exposure, hidden_markers, pieces
+from pbem.game.modes.blind.exposure import exposure, hidden_markers, pieces
 from pbem.model.common import ELIMINATED
 from pbem.protocol.canonical import canonical_bytes
 from tests.leak_scan import may_know, without_final_report

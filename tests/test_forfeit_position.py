@@ -10,9 +10,9 @@ remove.
 from __future__ import annotations
 
 from pbem.game.adjudication import adjudicate_orders
-from pbem.game.folder import load_turn
+from pbem.loading.turns import load_turn
 from pbem.game.position import shown_position
-from pbem.game.referee import start_game
+from pbem.game.modes.referee.start import start_game
 from pbem.protocol.files import write_new
 from pbem.protocol.ordersfile import build_orders_for_turn
 from tests.games import LANDING, SKIRMISH, pbem, write_parties

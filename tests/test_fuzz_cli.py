@@ -43,7 +43,7 @@ def assert_no_fault(status: int, printed: str, what: str) -> None:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     """Keys, a started game with one adjudicated player-turn, the JP orders to the next, and their JSON."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn
 
@@ -186,9 +186,9 @@ def test_validate_and_orders_check_answer_any_orders_with_problems_not_faults(ga
 def test_the_referee_adjudicates_any_signed_orders_without_a_fault(game, orders):
     """What a player's pbem lets through (or a modified one signs) is adjudicated or refused, never a crash."""
     from pbem.errors import PbemError
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.adjudication import adjudicate_orders
-    from pbem.jsonfile import check_document
+    from pbem.loading.jsonfile import check_document
     from pbem.protocol.keys import read_private
     from pbem.protocol.ordersfile import build_orders_for_turn
 
@@ -231,12 +231,11 @@ def malformed(draw, document):
 @given(data=st.data())
 def test_a_signed_turn_file_with_a_malformed_view_public_record_or_state_never_ends_in_an_internal_error(game, data):
     from pbem.errors import PbemError
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.canonical import NotCanonical
-    from pbem.protocol.dice import new_seed
+    from pbem.protocol.dice import new_seed, DiceStream
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import read_private
-    from pbem.protocol.dice import DiceStream
     from pbem.protocol.turnfile import build_turn, open_referee_state, open_view
 
     keys = {name: read_private(game / f"{name}.key", None) for name in ("ref", "us", "jp")}

@@ -17,13 +17,13 @@ import pytest
 
 from pbem.bot.play import bot_orders
 from pbem.game.adjudication import adjudicate_received
-from pbem.game.folder import turn_name
+from pbem.loading.folder import turn_name
 from pbem.game.modes import MODES, GameMode, mode_of, mode_to_start
 from pbem.game.modes.referee import RefereeMode
 from pbem.game.modes.two_player import TwoPlayerMode
 from pbem.game.player import side_to_move
 from pbem.game.receipts import submit_orders
-from pbem.game.scenario_ref import scenario_of
+from pbem.loading.turns import scenario_of
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import generate
 from pbem.protocol.modes import FILE_MODES, FileMode, file_mode

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 from pbem.bot.demo import run_demo
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.game import fog
 from pbem.game.codec import state_from_json
-from pbem.game.folder import load_turn, turn_name
+from pbem.loading.turns import load_turn
+from pbem.loading.folder import turn_name
 from pbem.game.sizes import sealed_bucket
 from pbem.protocol.armour import dearmour
 from pbem.protocol.canonical import canonical_bytes
@@ -171,7 +172,7 @@ def test_reveal_and_a_keyless_audit_replay_a_hidden_units_game(tmp_path):
 def test_the_award_check_catches_an_award_told_to_the_american_player(monkeypatch):
     """(d) of the scan: the Ormoc award (16.34) must not tell a dummy from a unit (issue 19 item 6)."""
     from pbem.engine.dice import FixedDice
-    from pbem.game.referee import play
+    from pbem.game.step import play
     from tests.test_hidden_rules import position, world
 
     ormoc = {"side": "JP", "hex": "0505", "points": 10, "name": "Ormoc", "at_end_of_turn": 1, "source": "16.34"}

@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from pbem.datafiles import LoadedScenario, board_for
+from pbem.loading.datafiles import LoadedScenario, board_for
 from pbem.engine import hexes, limited
 from pbem.engine.adjudicator import adjudicate, check_orders
 from pbem.engine.dice import FixedDice
 from pbem.engine.scoring import victory_report
 from pbem.engine.sequence import opening
 from pbem.game import fog
-from pbem.game.referee import play, record_step
+from pbem.game.step import play, record_step
 from pbem.game.views import state_of_view
 from pbem.model.common import ELIMINATED
 from pbem.model.defense import Defense, FpfChoice

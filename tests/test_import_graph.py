@@ -1,12 +1,15 @@
-"""No import circle inside any package of pbem (issue 24, "the shape of the code").
+"""No import circle anywhere in pbem, and each game mode a room of its own (issues 24 and 34).
 
-Each package of ``pbem/`` (game, protocol, judge, ...) is a graph whose nodes
-are its modules (and direct subpackages) and whose edges are the imports
-between them, read with :mod:`ast` from the source: imports at the top of a
-module and imports inside functions count alike, since a function-level
-import that closes a circle is still a circle, only a hidden one.  A
-strongly connected component of more than one node is a circle; the test
-names every one.
+The whole package is one graph whose nodes are its modules (a package's
+``__init__`` is the package's node) and whose edges are the imports between
+them, read with :mod:`ast` from the source: imports at the top of a module
+and imports inside functions count alike, since a function-level import
+that closes a circle is still a circle, only a hidden one.  ``from P import
+m`` where ``P.m`` is a module is an edge to ``P.m`` (``P`` itself runs first
+as its parent, as for every import of a submodule); ``from P import name``
+is an edge to ``P``.  A strongly connected component of more than one node
+is a circle; the test names every one.  Each package's own graph of its
+direct modules and subpackages is kept free of circles too.
 """
 
 from __future__ import annotations
@@ -105,6 +108,21 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def module_graph(root: Path = PBEM) -> dict[str, set[str]]:
+    """Every module of the package under ``root`` -> the modules of it that it imports, anywhere in its source."""
+    modules = {_module_name(path, root): path for path in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            imported = _imported(node, name, is_package)
+            if isinstance(node, ast.ImportFrom) and imported:
+                members = imported[1:]
+                imported = [m for m in members if m in modules] + ([imported[0]] if any(m not in modules for m in members) else [])
+            graph[name] |= {target for target in imported if target in modules and target != name}
+    return graph
+
+
 def _packages() -> list[Path]:
     return sorted(d for d in PBEM.iterdir() if d.is_dir() and d.name != "__pycache__")
 
@@ -116,6 +134,52 @@ def test_no_package_of_pbem_has_an_import_circle():
     assert not circles, "\n".join(circles)
 
 
+def test_no_module_of_pbem_is_in_an_import_circle():
+    """Over the whole package, module by module (issue 34): not only within one package."""
+    graph = module_graph()
+    assert {"pbem.cli", "pbem.start", "pbem.cases.load", "pbem.loading.datafiles"} <= set(graph)
+    assert "pbem.collector" in graph["pbem.start"] and "pbem.cli" in graph["pbem.start"]
+    circles = [" -> ".join(c) for c in cycles(graph)]
+    assert not circles, "import circles:\n" + "\n".join(circles)
+
+
+def test_the_whole_graph_sees_function_level_imports_across_packages(tmp_path):
+    root = tmp_path / "pkg"
+    (root / "a").mkdir(parents=True)
+    (root / "b").mkdir()
+    for init in (root, root / "a", root / "b"):
+        (init / "__init__.py").write_text("")
+    (root / "a" / "low.py").write_text("def f():\n    from pkg.b import high\n    return high\n")
+    (root / "b" / "high.py").write_text("from pkg.a.low import f\n")
+    (root / "b" / "other.py").write_text("from pkg.b import high\n")  # an edge to the module pkg.b.high, not to pkg.b
+    graph = module_graph(root)
+    assert graph["pkg.b.other"] == {"pkg.b.high"}
+    assert cycles(graph) == [["pkg.a.low", "pkg.b.high"]]
+
+
+def test_the_game_layer_keeps_only_what_every_mode_shares():
+    """``pbem/game/`` holds the shared modules; a module only one mode uses lives in that mode's package, and no
+    shared module reaches into a mode's package (it asks :mod:`pbem.game.modes`, the seam)."""
+    graph = module_graph()
+    modes = {"referee", "two_player", "blind"}
+    shared = {name for name in graph if name.startswith("pbem.game.") and name.count(".") == 2 and name != "pbem.game.modes"}
+    for name in sorted(shared):
+        inside = sorted(t for t in graph[name] if t.startswith("pbem.game.modes."))
+        assert not inside, f"{name} imports {inside}: ask the mode through pbem.game.modes instead"
+    users: dict[str, set[str]] = {name: set() for name in shared}
+    for name, targets in graph.items():
+        for target in targets & shared:
+            room = next((f"mode {m}" for m in modes if name == f"pbem.game.modes.{m}" or name.startswith(f"pbem.game.modes.{m}.")), name)
+            users[target].add(room)
+    single = {name: sorted(u) for name, u in users.items() if len(u) == 1 and next(iter(u)).startswith("mode ")}
+    assert not single, f"shared modules only one mode uses (move each into its mode's package): {single}"
+
+
+def test_at_most_five_modules_are_loose_at_the_package_root():
+    loose = sorted(p.name for p in PBEM.glob("*.py"))
+    assert len(loose) <= 5, loose
+
+
 def test_no_subpackage_has_an_import_circle_and_the_game_modes_stand_apart():
     """Nested packages too (``pbem/game/modes``); and each mode is written against the seam alone: the mode
     implementations import neither each other nor what picks them (issue 24)."""
@@ -125,7 +189,8 @@ def test_no_subpackage_has_an_import_circle_and_the_game_modes_stand_apart():
     assert not circles, "\n".join(circles)
     modes = import_graph(PBEM / "game" / "modes")
     implementations = set(modes) - {"base"}
-    assert {"referee", "two_player"} <= implementations
+    assert implementations == {"referee", "two_player", "blind"}
+    assert all((PBEM / "game" / "modes" / name / "__init__.py").is_file() for name in implementations), "each mode is a package"
     assert modes["base"] == set(), "the seam imports no mode"
     for name in implementations:
         assert modes[name] <= {"base"}, f"the {name} mode imports {sorted(modes[name] - {'base'})}"

@@ -78,7 +78,7 @@ def _resign(path: Path, referee, mutate) -> None:
 def _forge(game: dict, folder: Path, seq: int, *, step=None, mutate=None, rolls: bool = True) -> None:
     """As a dishonest referee: adjudicate the orders answering turn ``seq - 1`` honestly, then write turn ``seq``
     into ``folder`` with ``step`` (another record) or ``mutate`` (applied to views, public record and state)."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.adjudication import adjudicate_orders
     from pbem.protocol.dice import DiceStream, new_seed
     from pbem.protocol.turnfile import build_turn, open_referee_state
@@ -162,9 +162,8 @@ def test_an_honest_game_passes_the_combat_table_check(plain):
 
 def test_a_false_rejection_of_american_orders_under_hidden_units_is_flagged_by_his_replay_and_status(hidden, tmp_path):
     from pbem.game.codec import state_from_json
-    from pbem.game.folder import load_turn
-    from pbem.game.referee import record_step
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.loading.turns import load_turn, scenario_of
+    from pbem.game.step import record_step
     from pbem.game.views import last_turn_record
     from pbem.protocol.turnfile import open_referee_state
 
@@ -201,10 +200,9 @@ def test_a_rejection_the_american_view_cannot_produce_is_never_signed(hidden, mo
     from pbem.engine.adjudicator import Adjudication
     from pbem.engine.problems import Problem
     from pbem.errors import PbemError
-    from pbem.game import referee
+    from pbem.game import step as referee
     from pbem.game.codec import state_from_json
-    from pbem.game.folder import load_turn
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.loading.turns import load_turn, scenario_of
     from pbem.protocol.dice import DiceStream
     from pbem.protocol.ordersfile import open_orders_for_turn
     from pbem.protocol.turnfile import open_referee_state
@@ -279,14 +277,14 @@ def test_under_hidden_units_a_lie_in_the_american_view_is_caught_by_the_japanese
 
 @pytest.fixture()
 def revealed(plain, tmp_path):
-    from pbem.game.reveal import referee_reveal
+    from pbem.game.modes.referee.reveal import referee_reveal
 
     folder = _copy(plain, "ref", tmp_path / "ref") / "game"
     return folder, referee_reveal(folder, _key(plain, "ref"))
 
 
 def _audit(folder: Path, reveal, signer, tmp_path: Path, name: str = "r.pbem"):
-    from pbem.game.reveal import reveal_text
+    from pbem.game.modes.referee.reveal import reveal_text
 
     (tmp_path / name).write_text(reveal_text(reveal, signer))
     return run("audit", folder, "--reveal", tmp_path / name)
@@ -349,14 +347,14 @@ def test_a_players_reveal_carries_only_his_own_openings_even_beside_the_opponent
 
 
 def test_a_players_reveal_holding_the_opponents_view_fails_the_audit(plain, tmp_path):
-    from pbem.game.reveal import player_reveal
+    from pbem.game.modes.referee.reveal import player_reveal
 
     us = _copy(plain, "US", tmp_path / "us")
     reveal = player_reveal(us / "game", _key(plain, "us"))
     jp_reveal = player_reveal(plain["folders"]["JP"] / "game", _key(plain, "jp"))
     reveal.turns[1].views["JP"] = jp_reveal.turns[1].views["JP"]
     pbem("reveal", plain["folders"]["ref"] / "game", "--key", plain["folders"]["ref"] / "ref.key", "-o", us / "ref.pbem")
-    from pbem.game.reveal import reveal_text
+    from pbem.game.modes.referee.reveal import reveal_text
 
     (us / "mine.pbem").write_text(reveal_text(reveal, _key(plain, "us")))
     status, out, err = run("audit", us / "game", "--reveal", us / "ref.pbem", "--reveal", us / "mine.pbem")

@@ -1,9 +1,8 @@
 """A lone surrogate is refused wherever it stands; the quick test for one (issue 26) agrees with a scan of every character."""
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from pbem.jsonfile import _has_surrogate
+from pbem.loading.jsonfile import _has_surrogate
 
 
 @given(st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=()), max_size=12))

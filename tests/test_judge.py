@@ -175,7 +175,7 @@ def test_refusals_say_why_and_rule_problems_go_to_their_writer_only(tmp_path, se
     document = json.loads(bad.read_text())
     document["moves"] = [{"unit": "no-such-unit", "path": ["0101"]}]
     # 'pbem submit' refuses such orders; a hostile or careless client need not, so they are signed here directly.
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.receipts import submit_orders
     from pbem.protocol.keys import read_private
 
@@ -353,7 +353,7 @@ def test_nmr_bot_plays_for_the_player_who_never_answers_and_the_audit_recomputes
             clock.write_text(str(now))
     assert us.reveal and jp.reveal, "the game did not end"
     turns = sorted(jp.game.glob("turn-*.pbem"))
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
 
     played = [load_turn(t) for t in turns[1:]]
     nmr = [t for t in played if t.orders_header["body"].get("format") == "pbem-nmr-1"]

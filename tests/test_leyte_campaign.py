@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.datafiles import find_scenario, load_scenario
+from pbem.loading.datafiles import find_scenario, load_scenario
 from pbem.engine.sequence import advance, opening
 from pbem.model.common import ELIMINATED, EXITED, OFFMAP
 from pbem.model.state import ExitRecord

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from tests.leyte_script import scripted_orders
 from tests.mail_game import pbem, play_by_mail
 

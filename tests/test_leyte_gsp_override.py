@@ -9,7 +9,7 @@ import sys
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.game.scenario_ref import scenario_of
+from pbem.loading.turns import scenario_of
 from pbem.protocol.turnfile import read_turn
 
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.datafiles import board_for
+from pbem.loading.datafiles import board_for
 from pbem.engine import hexes
-from pbem.jsonfile import load_model, read_json
+from pbem.loading.jsonfile import load_model, read_json
 from pbem.model.map import MapSpec
 
 MAP = Path(__file__).resolve().parent.parent / "scenarios" / "leyte" / "map.json"

@@ -3,7 +3,7 @@ the forfeit of 16.13 item 4, re-entry after an exit (16.13 item 3) and the close
 
 from __future__ import annotations
 
-from pbem.datafiles import board_for
+from pbem.loading.datafiles import board_for
 from pbem.engine.adjudicator import adjudicate
 from pbem.engine.dice import FixedDice
 from pbem.engine.scoring import victory_report

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.engine.sequence import opening
 from pbem.game.narrate import strengths
 

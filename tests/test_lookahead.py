@@ -10,7 +10,7 @@ from pbem.bot.lookahead import FaceDice, candidate_count
 from pbem.bot.orders import problems_with
 from pbem.bot.selfplay import play_out
 from pbem.bot.sight import see
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from tests.test_bot_cli import pbem
 
 

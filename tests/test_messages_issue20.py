@@ -131,7 +131,7 @@ def test_fpf_is_told_under_the_combat_it_was_fired_in():
 
 
 def test_odds_against_a_hidden_marker_give_the_range_of_what_it_could_be(tmp_path):
-    from pbem.datafiles import load_scenario
+    from pbem.loading.datafiles import load_scenario
     from tests.bot_games import play_bot_game
 
     game = play_bot_game(tmp_path, "leyte-assault", options=["hidden-units"], player_turns=1)

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from pbem.game.codec import state_from_json
-from pbem.game.folder import load_turn
-from pbem.game.nmr import adjudicate_nmr, nmr_source
-from pbem.game.referee import play, start_game
-from pbem.game.scenario_ref import scenario_of
+from pbem.loading.turns import load_turn, scenario_of
+from pbem.game.modes.referee.nmr import adjudicate_nmr
+from pbem.game.replay import nmr_source
+from pbem.game.step import play
+from pbem.game.modes.referee.start import start_game
 from pbem.protocol import signing
 from pbem.protocol.canonical import b64e
 from pbem.protocol.dice import DiceStream, new_seed
@@ -43,7 +44,8 @@ def _forged(turn, ref, *, side: str, salt: bytes | None = None, orders=None, pol
     secret = open_referee_state(turn, ref)
     loaded = scenario_of(turn)
     if orders is None:
-        from pbem.game.nmr import nmr_orders, side_view
+        from pbem.game.replay import nmr_orders
+        from pbem.game.modes.referee.nmr import side_view
 
         orders = nmr_orders(side_view(turn, ref, side), loaded, "greedy", right)
     dice = DiceStream(secret.next_seed, salt)

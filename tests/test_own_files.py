@@ -48,7 +48,7 @@ def test_every_mode_with_files_of_its_own_has_its_commands_registered():
 def test_no_general_command_module_tells_a_blind_folder_by_itself():
     """The dispatch goes through the seam: no command module but the mode's own (and the package's, which registers
     every command) reads the blind files' names or reaches the mode's commands directly."""
-    direct = {"pbem.protocol.blindfile", "pbem.cli.blind", "pbem.cli.blind_reading", "pbem.game.blind_views"}
+    direct = {"pbem.protocol.blindfile", "pbem.cli.blind", "pbem.cli.blind_reading", "pbem.game.modes.blind.views"}
     named = {}
     for path in sorted(CLI.glob("*.py")):
         if path.name in MODE_OWN | {"__init__.py"}:

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from pbem.passphrase import TRIES
+from pbem.protocol.passphrase import TRIES
 from tests.games import run
 
 GOOD = "correct horse battery"

@@ -311,7 +311,7 @@ def test_the_spi_1975_fpf_choice_and_the_intelligence_roll_by_clicks(browser, tm
 def _plain_spi_game(base: Path) -> Path:
     """``leyte-assault`` played by the spi-1975 standard rules alone (no Leyte exclusive rules): Ground Support
     may serve as FPF there (9.1), never under Leyte (13.13).  A scenario file of the test's own, as a referee could write."""
-    from pbem.datafiles import scenario_document
+    from pbem.loading.datafiles import scenario_document
 
     base.mkdir()
     doc = scenario_document(ROOT / "scenarios" / "leyte" / "leyte-assault.json")

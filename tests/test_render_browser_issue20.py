@@ -19,9 +19,8 @@ from tests.test_render_browser import CHROMIUM, FLAGS, _playwright
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn, scenario_of
     from pbem.game.player import view_for
-    from pbem.game.scenario_ref import scenario_of
     from pbem.protocol.keys import read_private
 
     sync_playwright = _playwright()

@@ -1,4 +1,4 @@
-"""The orders schema with its references inlined (:func:`pbem.jsonfile.inline_refs`, issue 26) judges every document
+"""The orders schema with its references inlined (:func:`pbem.loading.jsonfile.inline_refs`, issue 26) judges every document
 as the committed schema does: the same verdict, the same errors at the same places, the same first error shown."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.jsonfile import inline_refs, schema_errors, strict_validator, validator_for
-from pbem.schemas import SCHEMAS
+from pbem.loading.jsonfile import inline_refs, schema_errors, strict_validator, validator_for
+from pbem.loading.schemas import SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 

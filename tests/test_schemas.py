@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.schemas import SCHEMAS, schema_text
+from pbem.loading.schemas import SCHEMAS, schema_text
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 

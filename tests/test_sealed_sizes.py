@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.bot.selfplay import play_out
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.game.sizes import sealed_bucket
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.dice import new_seed

@@ -11,7 +11,7 @@ import pytest
 
 from pbem.bot import bot_orders
 from pbem.bot.setup import draw_deployment, setup_orders
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.engine import hexes
 from pbem.engine.deployment import SetupZone, check_deployment, setup_hexes
 from pbem.engine.dummies import clear
@@ -54,7 +54,7 @@ def test_the_bots_set_up_is_drawn_at_random_within_the_limits(scenario, policy):
 
 
 def test_bot_orders_without_a_seed_draw_the_set_up_from_the_operating_system():
-    from pbem.game.referee import genesis_step
+    from pbem.game.step import genesis_step
 
     loaded = load_scenario("leyte-assault")
     step = genesis_step(loaded, {}, game="g", scenario_ref={"id": loaded.scenario.id, "hash": "h"},

@@ -1,6 +1,6 @@
 """The sequence of play (4.1) and Ground Support per Game-Turn (9.14) on the test scenario."""
 
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.engine.sequence import game_over, next_player_turn, opening
 
 SCENARIO = load_scenario("scenarios/test-skirmish.json").scenario

@@ -13,7 +13,7 @@ import itertools
 import pytest
 
 from pbem.bot.demo import run_demo
-from pbem.game.folder import turn_name
+from pbem.loading.folder import turn_name
 
 SCENARIOS = ["leyte-assault", "leyte-mountain-barrier", "leyte-final-collapse"]
 """The 24 games play each of them with every pairing and edition."""

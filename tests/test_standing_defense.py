@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem.datafiles import find_scenario, scenario_document, scenario_from
+from pbem.loading.datafiles import find_scenario, scenario_document, scenario_from
 from pbem.engine.dice import FixedDice
 from pbem.engine.sequence import opening
 from pbem.game.codec import state_from_json, state_to_json
 from pbem.game.narrate import describe
-from pbem.game.referee import play
+from pbem.game.step import play
 
 SKIRMISH = Path(__file__).resolve().parent.parent / "scenarios" / "test-skirmish.json"
 # JP infantry in clear 0807, its battery in range at 0609 (the other battalion out of the way); the US cavalry
@@ -141,9 +141,9 @@ def test_a_game_uses_the_japanese_players_written_fpf_and_retreat(tmp_path):
     the referee keeps it, and the US attack of the next player-turn follows it (the dice are the protocol's)."""
     import json
 
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.adjudication import adjudicate_orders
-    from pbem.game.referee import start_game
+    from pbem.game.modes.referee.start import start_game
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import generate, write_private
     from pbem.protocol.ordersfile import build_orders_for_turn

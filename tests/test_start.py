@@ -1,4 +1,4 @@
-"""The process's start (:mod:`pbem.start`): a command that ends runs without the cyclic collector;
+"""The process's start (:mod:`pbem.start`, with the policy of :mod:`pbem.collector`): a command that ends runs without the cyclic collector;
 the judge and the map page, which run until stopped, keep it (issue 26, docs/performance.md)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PROBE = "import gc, sys; from pbem import start; start.pause_collector(sys.argv[1:]); print(gc.isenabled())"
+PROBE = "import gc, sys; from pbem import collector; collector.pause_collector(sys.argv[1:]); print(gc.isenabled())"
 
 
 @pytest.mark.parametrize(("words", "collects"), [

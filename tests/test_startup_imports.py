@@ -11,7 +11,7 @@ these tests fail when a heavy one creeps back in through an import at the
 top of a module or through typer's parameter handling (:mod:`pbem.cli.plain`).
 
 ``validate`` must build the position and the orders as models for the rules
-engine, but builds them without pydantic's validators (:mod:`pbem.construct`),
+engine, but builds them without pydantic's validators (:mod:`pbem.model.construct`),
 and checks the orders against the committed schema without generating it.
 """
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-HEAVY = ("pydantic", "pydantic_core", "jsonschema", "pbem.model", "pbem.schemas", "pbem.datafiles", "typer._adapters")
+HEAVY = ("pydantic", "pydantic_core", "jsonschema", "pbem.model", "pbem.loading.schemas", "pbem.loading.datafiles", "typer._adapters")
 
 
 def _pbem(folder: Path, *args: str, importtime: bool = False) -> subprocess.CompletedProcess:
@@ -59,7 +59,7 @@ def test_orders_template_loads_no_heavy_module(game):
     run = _pbem(game, "orders", "template", "game/turn-0000.pbem", "--key", "us.key", importtime=True)
     loaded = _loaded(run.stderr)
     assert "pbem.game.player" in loaded and "cryptography" in loaded  # the listing is real
-    heavy = _heavy(loaded, tuple(h for h in HEAVY if h != "pbem.datafiles"))  # it reads the shipped scenario's JSON there
+    heavy = _heavy(loaded, tuple(h for h in HEAVY if h != "pbem.loading.datafiles"))  # it reads the shipped scenario's JSON there
     assert not heavy, f"pbem orders template loaded {', '.join(heavy[:8])}"
 
 

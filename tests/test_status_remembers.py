@@ -2,7 +2,7 @@
 
 Issue 19 item 8: status with the player's key checks what ``verify
 --replay-mine`` checks.  It now keeps a record of the replays that found
-nothing (:mod:`pbem.game.replayed`), so the next ``status`` need not replay
+nothing (:mod:`pbem.game.modes.referee.replayed`), so the next ``status`` need not replay
 them; these tests play the referee who changes a remembered file, and the
 one who plants a record of his own, and show both still caught.
 """
@@ -20,9 +20,8 @@ RECORD = ".pbem-replayed-US.json"
 def _lie(game):
     """The referee's turn file 1 saying the US orders were rejected when they were valid (issue 19)."""
     from pbem.game.codec import state_from_json
-    from pbem.game.folder import load_turn
-    from pbem.game.referee import record_step
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.loading.turns import load_turn, scenario_of
+    from pbem.game.step import record_step
     from pbem.game.views import last_turn_record
     from pbem.protocol.turnfile import open_referee_state
 
@@ -56,9 +55,9 @@ def test_a_remembered_turn_file_replaced_by_a_lie_is_replayed_and_caught(game):
 
 
 def test_a_record_planted_by_the_referee_skips_nothing(game):
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.receipts import read_receipt
-    from pbem.game.replayed import Replayed
+    from pbem.game.modes.referee.replayed import Replayed
 
     path = game / "game" / "turn-0001.pbem"
     forge(game, path, step=_lie(game))
@@ -79,8 +78,8 @@ def test_a_record_planted_by_the_referee_skips_nothing(game):
 
 
 def test_a_mark_names_the_turn_file_the_orders_the_side_and_pbems_version(game, monkeypatch):
-    from pbem.game import replayed
-    from pbem.game.folder import load_turn
+    from pbem.game.modes.referee import replayed
+    from pbem.loading.turns import load_turn
 
     adjudicated(game)
     us = keys(game)["us"]

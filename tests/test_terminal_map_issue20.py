@@ -27,8 +27,7 @@ def test_plain_output_stays_within_76_columns_with_every_hex_in_one_part(leyte):
     status, out, _ = run("show", turn, "--key", base / "us.key", "--plain")
     assert status == 0 and _max_width(out) <= 76
     assert "Map, part 1 of" in out and "hex columns" in out
-    from pbem.game.folder import load_turn
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.loading.turns import load_turn, scenario_of
 
     board = scenario_of(load_turn(turn)).board
     for h in ("0101", "2932", "1530", "2215"):

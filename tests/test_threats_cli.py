@@ -128,7 +128,7 @@ def test_a_stranger_cannot_open_a_view(game):
 
 def test_each_side_opens_its_own_view_and_not_the_others(game):
     from pbem.errors import BadInput
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.keys import read_private
     from pbem.protocol.turnfile import open_view
 
@@ -167,7 +167,7 @@ def test_second_signed_orders_with_one_revision_are_named(game):
 
 
 def test_invalid_orders_are_rejected_in_a_signed_turn_file_and_the_seed_is_spent(game):
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.files import write_new
     from pbem.protocol.keys import read_private
     from pbem.protocol.ordersfile import build_orders_for_turn

@@ -26,7 +26,7 @@ def forge(base: Path, path: Path, *, step=None, mutate=None, seq: int = 0, order
           superseded: list | None = None) -> None:
     """As a dishonest referee: adjudicate ``orders_file`` on turn ``seq`` honestly, then write turn ``seq + 1``
     with ``step`` (a changed record) or ``mutate`` (applied to the views, public record and state) instead."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.adjudication import adjudicate_orders
     from pbem.protocol.dice import DiceStream, new_seed
     from pbem.protocol.files import write_new
@@ -97,7 +97,7 @@ def test_different_orders_need_a_new_revision_which_every_check_names(game):
 
 
 def test_a_referee_who_lists_a_later_revision_but_takes_an_earlier_one_fails_verify(game):
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.ordersfile import build_orders_for_turn
 
     later = build_orders_for_turn(keys(game)["us"], load_turn(game / "game" / "turn-0000.pbem"), "US",
@@ -144,7 +144,7 @@ def test_a_player_proves_a_lying_view_by_revealing_it_alone(game):
 
 
 def test_a_forged_opening_in_a_reveal_file_is_caught(game):
-    from pbem.game.reveal import read_reveal, reveal_text
+    from pbem.game.modes.referee.reveal import read_reveal, reveal_text
 
     adjudicated(game)
     pbem(game, "reveal", "game", "--key", "ref.key", "-o", "reveal.pbem")
@@ -161,7 +161,7 @@ def test_a_forged_opening_in_a_reveal_file_is_caught(game):
 
 
 def test_a_fork_shows_in_the_players_verify(game):
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn
 
@@ -182,7 +182,7 @@ def test_a_fork_shows_in_the_players_verify(game):
 
 def _forge_across(game: Path) -> None:
     """History A's turn file 2, from JP orders that answered history B's turn file 1."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.adjudication import adjudicate_orders
     from pbem.protocol.dice import DiceStream, new_seed
     from pbem.protocol.files import write_new
@@ -225,9 +225,8 @@ def test_a_public_combat_record_that_does_not_show_the_die_rolled_fails_verify(g
 
 def test_valid_orders_falsely_rejected_show_in_the_players_replay(game):
     from pbem.game.codec import state_from_json
-    from pbem.game.folder import load_turn
-    from pbem.game.referee import record_step
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.loading.turns import load_turn, scenario_of
+    from pbem.game.step import record_step
     from pbem.game.views import last_turn_record
     from pbem.protocol.turnfile import open_referee_state
 
@@ -292,7 +291,7 @@ def test_an_unsigned_orders_bomb_is_refused_before_anything_inflates(game):
 
 
 def test_signed_orders_too_large_to_adjudicate_are_rejected_at_once(game):
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn
 
@@ -326,7 +325,7 @@ def test_orders_headers_are_checked_against_the_content(game):
 
 def test_the_problems_of_rejected_orders_go_only_to_their_writer(game):
     (game / "bad.json").write_text(json.dumps({"moves": [{"unit": "us-7cav", "enter": "1104", "path": ["1204", "1304", "1404", "1504"]}]}))
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn
 
@@ -343,7 +342,7 @@ def test_the_problems_of_rejected_orders_go_only_to_their_writer(game):
 
 def test_no_local_path_of_the_referee_enters_a_signed_record(game):
     """Issue 15: orders refused by the schema are named by what they are, so two referees' records agree."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn
 

@@ -192,7 +192,7 @@ def test_new_refuses_a_key_of_neither_player_and_the_first_mover(two):
 
 def test_hidden_units_need_a_referee():
     from pbem.errors import BadInput
-    from pbem.game.twoplayer import refuse_hidden
+    from pbem.game.modes.two_player.turns import refuse_hidden
 
     refuse_hidden(None)
     refuse_hidden([])
@@ -229,9 +229,8 @@ def opened(tmp_path):
 def _forged_turn(players, *, signer: str, writer: str, seed: bytes | None = None, state_edit=None, own_commitment: bool = False):
     """Turn file 1 as a cheat would make it: adjudicated honestly by the engine, then signed as he likes."""
     from pbem.game.codec import state_from_json
-    from pbem.game.folder import load_turn
-    from pbem.game.referee import play
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.loading.turns import load_turn, scenario_of
+    from pbem.game.step import play
     from pbem.protocol.canonical import b64e
     from pbem.protocol.derive import turn_seed
     from pbem.protocol.dice import DiceStream, commit

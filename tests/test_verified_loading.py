@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import pbem.jsonfile
-from pbem.datafiles import scenario_document, scenario_from, scenario_paths
+import pbem.loading.jsonfile
+from pbem.loading.datafiles import scenario_document, scenario_from, scenario_paths
 from pbem.errors import BadInput
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "test-skirmish.json"
@@ -24,15 +24,15 @@ def test_a_verified_scenario_is_built_without_the_schema(monkeypatch):
     def no_schema(model):
         raise AssertionError("the schema was asked")
 
-    monkeypatch.setattr(pbem.jsonfile, "validator_for", no_schema)
+    monkeypatch.setattr(pbem.loading.jsonfile, "validator_for", no_schema)
     loaded = scenario_from(json.loads(SCENARIO.read_text()), SCENARIO, verified=True)
     assert loaded.scenario.id == "test-skirmish" and loaded.board.cols > 0
 
 
 def test_a_scenario_from_outside_is_schema_checked(monkeypatch):
     asked = []
-    real = pbem.jsonfile.validator_for
-    monkeypatch.setattr(pbem.jsonfile, "validator_for", lambda model: asked.append(model) or real(model))
+    real = pbem.loading.jsonfile.validator_for
+    monkeypatch.setattr(pbem.loading.jsonfile, "validator_for", lambda model: asked.append(model) or real(model))
     scenario_from(json.loads(SCENARIO.read_text()), SCENARIO)
     assert asked
 

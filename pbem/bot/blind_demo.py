@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from pbem.errors import BadInput
-from pbem.game import blind_files
+from pbem.game.modes.blind import files as blind_files
 from pbem.protocol import blindfile
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import generate, write_private, write_public
@@ -81,7 +81,7 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
             break
         send(blind_files.write_next(folders[writer], ids[writer], bot(writer)), writer)
     if escrow:
-        from pbem.game.blind_recover import recover
+        from pbem.game.modes.blind.recover import recover
 
         written, found, _ = recover(folders["US"], ids["ESC"])
         if found:

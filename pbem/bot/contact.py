@@ -21,7 +21,7 @@ from pbem.bot.odds import Attackers
 from pbem.bot.sight import Sight
 from pbem.engine import hexes
 from pbem.engine.hexes import Hex
-from pbem.matching import augment
+from pbem.engine.matching import augment
 
 
 @dataclass

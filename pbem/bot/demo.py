@@ -19,18 +19,19 @@ from pathlib import Path
 from pbem.bot.orders import BotError
 from pbem.bot.play import bot_orders
 from pbem.bot.report import FinalReport, final_report
-from pbem.datafiles import load_scenario
+from pbem.loading.datafiles import load_scenario
 from pbem.errors import BadInput
-from pbem.game.audit import AuditReport, audit_game
+from pbem.game.replay import AuditReport
+from pbem.game.modes.referee.audit import audit_game
 from pbem.game.checks import verify_game
 from pbem.game.codec import state_from_json
-from pbem.game.folder import keep_orders, load_turn, turn_name
+from pbem.loading.folder import keep_orders, turn_name
+from pbem.loading.turns import open_turn
 from pbem.game.player import check_own_orders, side_to_move
 from pbem.game.receipts import submit_orders
 from pbem.game.adjudication import adjudicate_received
-from pbem.game.referee import start_game
-from pbem.game.reveal import read_reveal, referee_reveal, reveal_text
-from pbem.game.scenario_ref import scenario_of
+from pbem.game.modes.referee.start import start_game
+from pbem.game.modes.referee.reveal import read_reveal, referee_reveal, reveal_text
 from pbem.protocol.chain import Finding
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import PrivateIdentity, generate, write_private, write_public
@@ -120,13 +121,14 @@ def run_demo(
     total = 2 * (loaded.scenario.last_turn - loaded.scenario.first_turn + 1) + (1 if options and "hidden-units" in options else 0)
     done = 0
     while True:
-        turn = load_turn(path)
+        game_turn = open_turn(path)
+        turn = game_turn.turn
         if turn.public["over"]:
             break
         side = turn.public["awaiting"]
         player = parties[side]
         _, view = side_to_move(turn, player)
-        document = bot_orders(view, scenario_of(turn), policies[side], seed, think)
+        document = bot_orders(view, game_turn.scenario, policies[side], seed, think)
         draft = write_new(drafts / f"orders-{turn.seq:04d}-{side}.json", json.dumps(document, indent=2) + "\n")
         _, problems = check_own_orders(turn, player, document, str(draft))
         if problems:
@@ -147,7 +149,7 @@ def run_demo(
     findings = verify_game(game, {game}).findings
     revealed = write_new(folder / "reveal.pbem", reveal_text(referee_reveal(game, referee), referee))
     audit = audit_game(game, [read_reveal(revealed)])  # no key: what any stranger can run
-    last_turn = load_turn(path)
-    final = open_referee_state(last_turn, referee).state["state"]
-    report = final_report(scenario_of(last_turn), state_from_json(final))
+    last_turn = open_turn(path)
+    final = open_referee_state(last_turn.turn, referee).state["state"]
+    report = final_report(last_turn.scenario, state_from_json(final))
     return DemoResult(folder, game, keys, revealed, done, findings, audit, report)

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 
-from pbem.datafiles import LoadedScenario
+from pbem.loading.datafiles import LoadedScenario
 from pbem.engine.dummies import clear, dummy_counters
 from pbem.engine.placement import Placement
 from pbem.game.fog import HIDDEN

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pbem.bot.reach import reach_of
 from pbem.bot.selfplay import SelfPlay, idle_units
 from pbem.bot.sight import see
-from pbem.datafiles import LoadedScenario
+from pbem.loading.datafiles import LoadedScenario
 from pbem.engine import hexes
 
 

@@ -4,7 +4,7 @@ Each candidate is a whole turn the greedy policy writes under other
 thresholds (:class:`~pbem.bot.greedy.Knobs`: bolder or warier attacks,
 dearer or cheaper Ground Support), or with every unit no attack or exit
 needs standing fast where it is.  Each is played through the referee's
-own step (:func:`pbem.game.referee.play`) six times, with dice arranged so
+own step (:func:`pbem.game.step.play`) six times, with dice arranged so
 that every die of the turn shows each face exactly once over the six
 plays — so each combat is weighed by its exact odds (1/6 a result) — and
 after each play the enemy answers as the greedy policy would, played the
@@ -37,9 +37,9 @@ from pbem.bot.determinize import plausible_positions
 from pbem.bot.greedy import Greedy, Knobs
 from pbem.bot.orders import settle
 from pbem.bot.sight import Sight
-from pbem.datafiles import LoadedScenario
+from pbem.loading.datafiles import LoadedScenario
 from pbem.engine.scoring import LEVELS, victory_report
-from pbem.game.referee import play
+from pbem.game.step import play
 from pbem.model.state import GameState
 
 DEFAULT_THINK = 3.0

@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.bot.contact import Group, mandatory_attacks
 from pbem.bot.sight import Sight
-from pbem.construct import construct
+from pbem.model.construct import construct
 from pbem.engine.adjudicator import check_orders
 from pbem.engine.hexes import Hex
 from pbem.engine.problems import Problem

@@ -9,7 +9,7 @@ from pbem.bot.greedy import Greedy
 from pbem.bot.orders import settle
 from pbem.bot.scatter import random_plan
 from pbem.bot.sight import see
-from pbem.datafiles import LoadedScenario
+from pbem.loading.datafiles import LoadedScenario
 
 POLICIES = ("greedy", "random", "lookahead")
 

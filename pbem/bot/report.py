@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.datafiles import LoadedScenario
+from pbem.loading.datafiles import LoadedScenario
 from pbem.engine.scoring import victory_report
 from pbem.game.narrate import victory_lines
 from pbem.model.state import GameState

@@ -1,7 +1,7 @@
 """Bot against bot in one process, through the game layer's own step but without keys or files.
 
 For what must be fast: the many-position validity test and the speed
-benchmark.  Each player-turn is the referee's :func:`~pbem.game.referee.play`
+benchmark.  Each player-turn is the referee's :func:`~pbem.game.step.play`
 — the same step ``adjudicate`` and the audit run — fed a seeded die, and
 each side's bot reads only the view that step seals to it.  Games through
 the real files and keys are :mod:`pbem.bot.demo`'s job.
@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pbem.bot.play import bot_orders
-from pbem.datafiles import LoadedScenario
+from pbem.loading.datafiles import LoadedScenario
 from pbem.engine.dice import DiceSource
-from pbem.game.referee import Step, genesis_step, play
+from pbem.game.step import Step, genesis_step, play
 
 
 class SeededDice:

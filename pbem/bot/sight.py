@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.construct import construct
-from pbem.datafiles import LoadedScenario
+from pbem.model.construct import construct
+from pbem.loading.datafiles import LoadedScenario
 from pbem.engine import hexes
 from pbem.engine.board import Board
 from pbem.engine.hexes import Hex

@@ -17,8 +17,8 @@ from pbem.cases.scenario import scenario_of
 from pbem.model.scenario import Scenario
 from pbem.errors import BadInput
 from pbem.engine.board import Board
-from pbem.datafiles import board_for
-from pbem.jsonfile import load_model, read_json, strict_validator
+from pbem.loading.datafiles import board_for
+from pbem.loading.jsonfile import load_model, read_json, strict_validator
 
 
 @dataclass(frozen=True)

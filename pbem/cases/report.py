@@ -15,7 +15,7 @@ from typing import Callable
 from pbem.cases.load import case_files, load_case
 from pbem.cases.run import run_case
 from pbem.errors import BadInput
-from pbem.jsonfile import read_json
+from pbem.loading.jsonfile import read_json
 
 
 def _line(outcome: dict, diffs: list[str]) -> str:

@@ -97,7 +97,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     from pbem.cli import plain
     from pbem.cli.narrow import narrowed
     from pbem.errors import PbemError
-    from pbem.start import pause_collector
+    from pbem.collector import pause_collector
 
     words = sys.argv[1:] if argv is None else list(argv)
     if argv is None:  # the process is this one command (an entry point older than pbem.start's)

@@ -23,8 +23,8 @@ def next_file(
     passphrase_env: PassphraseEnv = None,
 ) -> None:
     """Check every file you received, then write your next file (status says which and whom to send it to)."""
-    from pbem.game.blind_files import read_orders, write_next
-    from pbem.passphrase import open_key
+    from pbem.game.modes.blind.files import read_orders, write_next
+    from pbem.protocol.passphrase import open_key
 
     identity = open_key(key, passphrase_env)
     given = read_orders(orders) if orders is not None else None
@@ -47,8 +47,8 @@ def publish_secret(
     passphrase_env: PassphraseEnv = None,
 ) -> None:
     """The Japanese player, at the end: publish the per-game secret and your orders, so that anyone can audit the game."""
-    from pbem.game.blind_files import publish_secret as publish
-    from pbem.passphrase import open_key
+    from pbem.game.modes.blind.files import publish_secret as publish
+    from pbem.protocol.passphrase import open_key
 
     written = publish(folder, open_key(key, passphrase_env))
     typer.echo(f"wrote {written}: send it to the US player; anyone can now run 'pbem audit {folder}'")
@@ -62,8 +62,8 @@ def recover(
 ) -> None:
     """The escrow holder: open the escrow parts of a game whose Japanese player quits or withholds his secret, and
     write blind-secret-escrow.pbem (the secret and his orders, signed by you), so that anyone can audit the game."""
-    from pbem.game.blind_recover import recover as recover_escrow
-    from pbem.passphrase import open_key
+    from pbem.game.modes.blind.recover import recover as recover_escrow
+    from pbem.protocol.passphrase import open_key
 
     written, found, over = recover_escrow(folder, open_key(key, passphrase_env))
     if found:
@@ -90,14 +90,14 @@ def view(
 
         output.echo_json(side_view(folder, key, passphrase_env).view)
         return
-    from pbem.game.blind_files import latest_view
+    from pbem.game.modes.blind.files import latest_view
 
     output.echo_json(latest_view(folder))
 
 
 def verify_folder(folder: Path, as_json: bool) -> None:
-    from pbem.game.blind_escrow import RECOVERED_NAME
-    from pbem.game.blind_files import findings, load
+    from pbem.game.modes.blind.escrow import RECOVERED_NAME
+    from pbem.game.modes.blind.files import findings, load
 
     held = load(folder)
     found = findings(held)
@@ -121,7 +121,7 @@ def verify_folder(folder: Path, as_json: bool) -> None:
 
 
 def audit_folder(folder: Path) -> None:
-    from pbem.game.blind_files import audit_findings, load
+    from pbem.game.modes.blind.files import audit_findings, load
     from pbem.game.modes import BLIND_MODE
 
     held = load(folder)
@@ -138,7 +138,7 @@ def audit_folder(folder: Path) -> None:
 
 
 def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[str], as_json: bool = False) -> None:
-    from pbem.game.blind_files import load, role_in
+    from pbem.game.modes.blind.files import load, role_in
     from pbem.game.modes import BLIND_MODE
 
     role = None
@@ -148,7 +148,7 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
         if key.suffix == ".pub":
             holder = read_public(key)
         else:
-            from pbem.passphrase import open_key
+            from pbem.protocol.passphrase import open_key
 
             holder = open_key(key, passphrase_env).public
         role = role_in(load(folder), holder)
@@ -205,7 +205,7 @@ def _secret_from(held) -> str | None:
 
 
 def _escrow_holder(held) -> str | None:
-    from pbem.game.blind_escrow import holder_of
+    from pbem.game.modes.blind.escrow import holder_of
 
     holder = holder_of(held.messages[0])
     return holder.describe() if holder else None

@@ -1,5 +1,5 @@
 """``pbem view``, ``show`` and ``dice`` on a game with hidden units and no referee (issue 24): the renderers the
-turn-file commands use, fed by the blind mode's own views (:mod:`pbem.game.blind_views`).  Its own module, so that
+turn-file commands use, fed by the blind mode's own views (:mod:`pbem.game.modes.blind.views`).  Its own module, so that
 those commands reach it without an import circle through ``pbem.cli.blind``."""
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from pbem.cli import output
 
 def side_view(path: Path, key: Path, passphrase_env: Optional[str]):
     """``key``'s side's view after the file ``path`` (the folder: the latest), and the game as loaded."""
-    from pbem.game.blind_views import side_view as view_of
-    from pbem.passphrase import open_key
+    from pbem.game.modes.blind.views import side_view as view_of
+    from pbem.protocol.passphrase import open_key
 
     return view_of(path, open_key(key, passphrase_env))
 
 
 def view_game(path: Path, key: Path, passphrase_env: Optional[str], as_json: bool) -> None:
     """``pbem view`` on a game without a referee: the American player's markers, the Japanese player's own units."""
-    from pbem.game.blind_views import scenario_document
+    from pbem.game.modes.blind.views import scenario_document
     from pbem.game.narrate import narrate
     from pbem.game.views import outlook, reading_view
 
@@ -44,7 +44,7 @@ def view_game(path: Path, key: Path, passphrase_env: Optional[str], as_json: boo
 
 def dice_game(folder: Path, as_json: bool) -> None:
     """``pbem dice`` on a game without a referee: every published roll, checked against its seed and salt first."""
-    from pbem.game.blind_views import dice_of
+    from pbem.game.modes.blind.views import dice_of
     from pbem.game.dice_report import FACES, summarise_rolls
 
     found = dice_of(folder)

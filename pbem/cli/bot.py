@@ -42,14 +42,14 @@ def bot(
     import json
 
     from pbem.bot import bot_orders
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import open_turn
     from pbem.game.player import side_to_move
-    from pbem.game.scenario_ref import scenario_of
-    from pbem.passphrase import open_key
+    from pbem.protocol.passphrase import open_key
     from pbem.protocol.files import write_new
 
     policy = _policy(policy)
-    turn_file = load_turn(turn)
+    game = open_turn(turn)
+    turn_file = game.turn
     output.warn_if_not_latest(turn_file)
     side, seen = side_to_move(turn_file, open_key(key, passphrase_env))
     if out is not None and (out.exists() or out.is_symlink()):
@@ -66,7 +66,7 @@ def bot(
             file=str(out),
             hint=f"give -o a name that is not taken, e.g. -o {free}, or move the old file away first",
         )
-    document = bot_orders(seen, scenario_of(turn_file), policy, seed, think)
+    document = bot_orders(seen, game.scenario, policy, seed, think)
     if out is None:
         output.echo_json(document)
         return
@@ -108,7 +108,7 @@ def demo(
     if edition not in (None, "dg-2009", "spi-1975"):
         raise BadInput(f"unknown edition '{edition}'", hint="use dg-2009 or spi-1975")
     policies = {"US": _policy(us_policy), "JP": _policy(jp_policy)}
-    from pbem.datafiles import find_scenario
+    from pbem.loading.datafiles import find_scenario
 
     find_scenario(scenario)  # one line naming the scenarios there are, before anything is made
     folder = directory or default_folder(scenario)
@@ -156,7 +156,7 @@ def demo(
 def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition, escrow=False) -> None:
     """The demo of hidden units with no referee: two folders, the files copied between them as mail would carry them."""
     from pbem.bot.blind_demo import default_blind_folder, run_blind_demo
-    from pbem.datafiles import find_scenario
+    from pbem.loading.datafiles import find_scenario
     from pbem.errors import BadInput
 
     if "hidden-units" not in (option or []):

@@ -7,8 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli import case_app, orders_app, schema_app
-from pbem.cli import output
+from pbem.cli import case_app, orders_app, schema_app, output
 from pbem.cli.players import EXPLAIN_HELP
 
 
@@ -32,11 +31,12 @@ def orders_check(
     explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
 ) -> None:
     """Check an orders file against a scenario's opening or a case's position: exit 0 valid, 2 not."""
-    from pbem.datafiles import load_orders, load_position
+    from pbem.loading.datafiles import load_orders
+    from pbem.cases.position import load_position
     from pbem.engine.adjudicator import check_orders
     from pbem.game.standing import standing_problems
-    from pbem.jsonfile import SchemaErrors
-    from pbem.suggest import with_suggestions
+    from pbem.loading.jsonfile import SchemaErrors
+    from pbem.engine.suggest import with_suggestions
 
     where = load_position(position)
     try:
@@ -60,7 +60,7 @@ def schema_write(
     folder: Annotated[Path, typer.Argument(help="Where to write the schemas.")] = Path("schemas"),
 ) -> None:
     """Regenerate the JSON Schemas from the pydantic models."""
-    from pbem.schemas import write_schemas
+    from pbem.loading.schemas import write_schemas
 
     for path in write_schemas(folder):
         typer.echo(f"wrote {path}")

@@ -22,7 +22,7 @@ def verify(
     """Check signatures, the hash chain, forks, seeds against commitments, every roll and your receipts: exit 0 when all hold, 1 when not."""
     from pbem.errors import BadInput
     from pbem.game.checks import verify_game
-    from pbem.game.folder import check_turn_sources
+    from pbem.loading.folder import check_turn_sources
     from pbem.cli.own_files import commands_for
 
     own = commands_for(paths[0]) if len(paths) == 1 else None
@@ -35,7 +35,7 @@ def verify(
         raise BadInput("--replay-mine opens your views: give your key with --key")
     identity = None
     if replay_mine:
-        from pbem.passphrase import open_key
+        from pbem.protocol.passphrase import open_key
 
         identity = open_key(key, passphrase_env)
     sources = paths[0] if len(paths) == 1 and paths[0].is_dir() else paths
@@ -73,8 +73,8 @@ def reveal(
     passphrase_env: PassphraseEnv = None,
 ) -> None:
     """Publish the openings of the sealed parts (states, view nonces, orders) so that anyone can audit without a key."""
-    from pbem.game.reveal import player_reveal, reveal_text
-    from pbem.passphrase import open_key
+    from pbem.game.modes.referee.reveal import player_reveal, reveal_text
+    from pbem.protocol.passphrase import open_key
     from pbem.protocol.files import write_new
 
     _nothing_sealed(game, "to reveal")
@@ -112,17 +112,18 @@ def audit(
     if own is not None:
         own.audit(game)
         return
-    from pbem.game.audit import audit_game, audit_with_key
-    from pbem.game.folder import latest_turn, load_turn
+    from pbem.game.modes.referee.audit import audit_game, audit_with_key
+    from pbem.loading.folder import latest_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.roles import role_of
-    from pbem.game.reveal import read_reveal
+    from pbem.game.modes.referee.reveal import read_reveal
 
     mode = _mode(game)
     if mode is not None and not mode.audit_needs_reveal:
         _audit_from_files(game, mode)
         return
     if key is not None:
-        from pbem.passphrase import open_key
+        from pbem.protocol.passphrase import open_key
 
         identity = open_key(key, passphrase_env)
         if role_of(load_turn(latest_turn(game)), identity) != "referee":
@@ -146,7 +147,8 @@ def audit(
 
 def _mode(game: Path):
     """The mode of the game in the folder ``game`` (None for anything else)."""
-    from pbem.game.folder import latest_turn, load_turn
+    from pbem.loading.folder import latest_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.modes import mode_of
 
     return mode_of(load_turn(latest_turn(game))) if game.is_dir() else None
@@ -175,7 +177,7 @@ def _audit_from_files(game: Path, mode) -> None:
 
 def _one_game(paths: list[Path]) -> bool:
     """One path that is not a folder of game folders: the single-game form of a command, its output and errors as ever."""
-    from pbem.game.folder import turn_files
+    from pbem.loading.folder import turn_files
 
     if len(paths) != 1:
         return False
@@ -231,7 +233,7 @@ def dice(
         own.dice(game, as_json)
         return
     from pbem.game.dice_report import FACES, summarise
-    from pbem.game.folder import check_turn_sources
+    from pbem.loading.folder import check_turn_sources
     from pbem.protocol.chain import verify_chain
 
     check_turn_sources([game])
@@ -275,7 +277,7 @@ def status(
 
             holder = read_public(key)
         else:
-            from pbem.passphrase import open_key
+            from pbem.protocol.passphrase import open_key
 
             opened = open_key(key, passphrase_env)
             holder = opened.public

@@ -87,7 +87,7 @@ def new(
 ) -> None:
     """Start a game (the genesis file exactly as 'pbem new' writes it) and mail it to both players at the next poll."""
     from pbem.errors import BadInput
-    from pbem.game.referee import start_game
+    from pbem.game.modes.referee.start import start_game
     from pbem.judge.clock import duration
     from pbem.judge.games import new_game
     from pbem.judge.home import Lock

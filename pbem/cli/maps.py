@@ -16,7 +16,7 @@ def map_check(
     scenarios: Annotated[Optional[Path], typer.Option("--scenarios", metavar="DIR", help="Where to look for scenarios whose 'map' names this file (default: the map's folder).")] = None,
 ) -> None:
     """Check a map against its schema, itself, and the scenarios set up on it: exit 0 sound, 2 not."""
-    from pbem.mapcheck import check_map_file
+    from pbem.loading.mapcheck import check_map_file
 
     report = check_map_file(path, scenarios)
     for line in report.lines():

@@ -10,9 +10,10 @@ import typer
 
 def adjudicate_nmr_command(turn: Path, orders: list[Path], key: Path, passphrase_env: Optional[str], out: Optional[Path], side: str) -> None:
     from pbem.errors import BadInput
-    from pbem.game.folder import folder_of, load_turn, turn_name
+    from pbem.loading.folder import folder_of, turn_name
+    from pbem.loading.turns import load_turn
     from pbem.game.modes import mode_of
-    from pbem.passphrase import open_key
+    from pbem.protocol.passphrase import open_key
     from pbem.protocol.files import write_new
 
     side = side.upper()

@@ -14,7 +14,7 @@ def echo_json(data) -> None:
 
 
 def schema_problems(exc) -> list:
-    """Every violation of a :class:`~pbem.jsonfile.SchemaErrors` as a problem of rule ``schema``."""
+    """Every violation of a :class:`~pbem.loading.jsonfile.SchemaErrors` as a problem of rule ``schema``."""
     from pbem.engine.problems import Problem
 
     return [Problem("schema", None, f"{field}: {message}") for field, message in exc.errors]
@@ -46,7 +46,7 @@ def mail(lines: list[str], to: str) -> None:
 
 def warn_if_not_latest(turn_file) -> None:
     """A warning on stderr when a later turn file lies beside ``turn_file``: orders answering an old one go nowhere."""
-    from pbem.game.folder import later_turn_file
+    from pbem.loading.folder import later_turn_file
 
     later = later_turn_file(turn_file)
     if later is not None:

@@ -21,8 +21,8 @@ def play(
     passphrase_env: PassphraseEnv = None,
 ) -> None:
     """Build your orders by clicking on your own view, in your browser: moves, attacks with their odds, every problem live; save and submit."""
-    from pbem.game.folder import load_turn
-    from pbem.passphrase import open_key
+    from pbem.loading.turns import load_turn
+    from pbem.protocol.passphrase import open_key
     from pbem.web.serve import play as serve_play
 
     load_turn(turn)  # a damaged or foreign turn file is told before the passphrase is asked

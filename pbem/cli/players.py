@@ -28,7 +28,7 @@ def keygen(
     import re
 
     from pbem.errors import BadInput
-    from pbem.passphrase import for_new_key
+    from pbem.protocol.passphrase import for_new_key
     from pbem.protocol.files import make_folder, private_files_note
     from pbem.protocol.keys import generate, write_private, write_public
 
@@ -58,12 +58,11 @@ def view(
     if own is not None:  # e.g. no referee, hidden units: the mode's own view (issue 24)
         own.view(turn, key, passphrase_env, as_json)
         return
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn, scenario_document_of
     from pbem.game.narrate import narrate
     from pbem.game.player import view_for
-    from pbem.game.scenario_ref import scenario_document_of
     from pbem.game.views import outlook, reading_view
-    from pbem.passphrase import open_key
+    from pbem.protocol.passphrase import open_key
 
     turn_file = load_turn(turn)
     _, seen = view_for(turn_file, open_key(key, passphrase_env), deep=False)
@@ -89,11 +88,10 @@ def orders_template(
     passphrase_env: PassphraseEnv = None,
 ) -> None:
     """Print an orders skeleton for your side when it is your turn to move (hints go to stderr)."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn, verified_scenario_document
     from pbem.game.player import entry_hexes, orders_template as template, side_to_move
-    from pbem.game.scenario_ref import verified_scenario_document
     from pbem.game.views import reading_view
-    from pbem.passphrase import open_key
+    from pbem.protocol.passphrase import open_key
 
     turn_file = load_turn(turn)
     side, seen = side_to_move(turn_file, open_key(key, passphrase_env), deep=False)
@@ -102,7 +100,7 @@ def orders_template(
         if (seen["state"].get("hidden") or {}).get("deployed") is False:
             from pbem.bot.setup import setup_orders
             from pbem.game.player import deployment_template
-            from pbem.game.scenario_ref import scenario_of
+            from pbem.loading.turns import scenario_of
             from pbem.game.views import state_of_view
 
             board = scenario_of(turn_file).board
@@ -117,10 +115,10 @@ def orders_template(
 
 def _checked_orders(orders: Path, turn: Path, key: Path, passphrase_env: str | None):
     """The turn file, the holder's key, the orders as written, and their problems on the holder's own view."""
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.player import check_own_orders
-    from pbem.jsonfile import read_json
-    from pbem.passphrase import open_key
+    from pbem.loading.jsonfile import read_json
+    from pbem.protocol.passphrase import open_key
 
     turn_file = load_turn(turn)
     identity = open_key(key, passphrase_env)
@@ -134,9 +132,9 @@ EXPLAIN_HELP = "Also weigh each planned attack: the strengths that count, the en
 
 def _weighed_on_own_view(turn_file, identity, document, source: str):
     """The planned attacks weighed on the holder's own view (pbem.render.odds)."""
-    from pbem.datafiles import orders_from
+    from pbem.loading.datafiles import orders_from
     from pbem.game.player import side_to_move
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.loading.turns import scenario_of
     from pbem.game.views import state_of_view
     from pbem.model.ruleset import Ruleset
     from pbem.render.odds import weigh_attacks
@@ -160,7 +158,7 @@ def validate(
     explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
 ) -> None:
     """Check your orders against your own view, offline: exit 0 when valid, 2 when not."""
-    from pbem.jsonfile import SchemaErrors
+    from pbem.loading.jsonfile import SchemaErrors
 
     odds, document = None, None
     try:

@@ -29,9 +29,9 @@ def new(
 ) -> None:
     """Start a game: write the genesis turn file, with the first dice commitment (as referee, or as a player with --no-referee)."""
     from pbem.errors import BadInput
-    from pbem.game.folder import turn_name
+    from pbem.loading.folder import turn_name
     from pbem.game.modes import mode_of, mode_to_start
-    from pbem.passphrase import open_key
+    from pbem.protocol.passphrase import open_key
     from pbem.protocol.files import make_folder, write_new
     from pbem.protocol.keys import read_public
 
@@ -53,7 +53,7 @@ def new(
             raise BadInput(f"--key is {identity.public.describe()}, but --referee names {named.describe()}", hint="give your own .pub as --referee")
     track = None
     if gsp is not None:
-        from pbem.jsonfile import read_json
+        from pbem.loading.jsonfile import read_json
 
         track = read_json(gsp)
         if not isinstance(track, list):
@@ -61,7 +61,7 @@ def new(
     mode = mode_to_start(referee=not no_referee, options=option)
     setup_orders = None
     if setup is not None:
-        from pbem.game.blind_files import read_orders
+        from pbem.game.modes.blind.files import read_orders
 
         if mode.name != "hidden-no-referee":
             raise BadInput("--setup is the Japanese set-up of a game with hidden units and no referee",
@@ -105,11 +105,12 @@ def adjudicate(
 
         raise BadInput("no orders file given", hint="give the orders file(s) the player sent, or --nmr SIDE when none came by the deadline")
     from pbem.errors import BadInput
-    from pbem.game.folder import folder_of, keep_orders, load_turn, turn_name
+    from pbem.loading.folder import folder_of, keep_orders, turn_name
+    from pbem.loading.turns import load_turn
     from pbem.game.adjudication import adjudicate_received
     from pbem.game.modes import mode_of
     from pbem.game.status import mail_text
-    from pbem.passphrase import open_key
+    from pbem.protocol.passphrase import open_key
     from pbem.protocol.files import read_text, write_new
     from pbem.protocol.ordersfile import outer_labels
 

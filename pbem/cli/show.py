@@ -38,10 +38,9 @@ def show(
 ) -> None:
     """Draw your side's view as a hex map: in the terminal, or as SVG (--svg) or an offline page (--html)."""
     from pbem.errors import BadInput
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import open_turn
     from pbem.game.player import view_for
-    from pbem.game.scenario_ref import scenario_of
-    from pbem.passphrase import open_key
+    from pbem.protocol.passphrase import open_key
     from pbem.render.scene import build_scene
 
     from pbem.cli.own_files import commands_for
@@ -50,9 +49,9 @@ def show(
     if own is not None:  # e.g. no referee, hidden units: the mode's own view (issue 24), drawn the same way
         seen, loaded = own.drawn(turn, key, passphrase_env)
     else:
-        turn_file = load_turn(turn)
-        _, seen = view_for(turn_file, open_key(key, passphrase_env))
-        loaded = scenario_of(turn_file)
+        game = open_turn(turn)
+        _, seen = view_for(game.turn, open_key(key, passphrase_env))
+        loaded = game.scenario
     board = loaded.board
     # an objective's fields are plain values: its model_dump(exclude_none=True) without building a serializer (issue 26)
     objectives = [{name: value for name, value in o if value is not None} for o in loaded.scenario.objectives]

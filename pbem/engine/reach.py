@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Collection, Mapping
 
-from pbem.dump import dump
+from pbem.model.dump import dump
 from pbem.engine.board import Board
 from pbem.engine.hexes import Hex
 from pbem.engine.movement import EXIT_COST

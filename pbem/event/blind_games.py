@@ -1,5 +1,5 @@
 """A game with hidden units and no referee in an event (issue 24): read, checked and audited by the blind mode's
-own functions (:mod:`pbem.game.blind_files`), so that a tournament audit never passes over one in silence.
+own functions (:mod:`pbem.game.modes.blind.files`), so that a tournament audit never passes over one in silence.
 
 Its verdicts are the event's: ``verified`` when every file checks out as its
 players checked it (``pbem dice`` then pools its rolls), ``holds`` when the
@@ -41,8 +41,8 @@ def _signer(held, side: str) -> str:
 
 def read_blind_game(folder: Path) -> GameResult:
     """The folder's files read and checked as each player checks what he receives (``pbem verify``)."""
-    from pbem.game import blind_files
-    from pbem.game.blind_run import AT_ONCE
+    from pbem.game.modes.blind import files as blind_files
+    from pbem.game.modes.blind.run import AT_ONCE
 
     result = GameResult(folder, mode=MODE)
     try:
@@ -73,7 +73,7 @@ def read_blind_game(folder: Path) -> GameResult:
 
 def audit_blind_game(result: GameResult) -> None:
     """With the Japanese player's published secret, every step replayed with full information."""
-    from pbem.game import blind_files
+    from pbem.game.modes.blind import files as blind_files
 
     held = result.held
     if result.verdict != VERIFIED or held is None:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.game.folder import turn_files
-from pbem.game.reveal import KIND, Reveal, read_reveal
+from pbem.loading.folder import turn_files
+from pbem.game.modes.referee.reveal import KIND, Reveal, read_reveal
 from pbem.protocol.modes import mode_of_path
 from pbem.protocol.chain import Finding
 

@@ -107,7 +107,7 @@ def run_event(paths: list[Path], reveals: list[Path] | None, command: str, jobs:
     """``command`` is ``audit`` (reveals matched and every game audited) or ``dice`` (chains verified, rolls pooled).
 
     ``jobs``: how many processes examine games side by side (each game is independent of the others)."""
-    from pbem.start import resume_collector
+    from pbem.collector import resume_collector
 
     resume_collector()  # game after game in this process: their cycles are freed as they go
     found = discover(paths, reveals if command == "audit" else None)

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.game.audit import audit_game
+from pbem.game.modes.referee.audit import audit_game
 from pbem.game.dice_report import summarise
-from pbem.game.folder import check_turn_sources
-from pbem.game.reveal import Reveal
+from pbem.loading.folder import check_turn_sources
+from pbem.game.modes.referee.reveal import Reveal
 from pbem.game.modes import mode_of
 from pbem.protocol.chain import Finding, verify_chain
 from pbem.protocol.turnfile import REFEREE, TurnFile

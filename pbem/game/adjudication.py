@@ -1,6 +1,6 @@
 """Adjudicating the orders answering a turn file, in any mode: check them, roll the committed dice, build the next file.
 
-It sits above the referee's single step (:func:`pbem.game.referee.play`),
+It sits above the referee's single step (:func:`pbem.game.step.play`),
 the game's mode (:mod:`pbem.game.modes`: who holds the state and the seed,
 how the next file is built) and the verifier (:mod:`pbem.game.checks`): an
 adjudicator who plays on from files someone else wrote does so only from a
@@ -15,10 +15,10 @@ from pathlib import Path
 from pbem.engine.sequence import game_over
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.codec import state_from_json
-from pbem.game.folder import orders_name
+from pbem.loading.folder import orders_name
 from pbem.game.modes import mode_of
-from pbem.game.referee import Adjudicated, play
-from pbem.game.scenario_ref import scenario_of
+from pbem.game.step import Adjudicated, play
+from pbem.loading.turns import scenario_of
 from pbem.game.views import reading_view
 from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity
@@ -85,7 +85,7 @@ def adjudicate_received(turn: TurnFile, received: list[tuple[str, str]], referee
 def _refuse_unless_verified(turn: TurnFile) -> None:
     """The adjudicator plays on from a file his opponent may have written: every player-turn before must replay."""
     from pbem.game.checks import verify_game
-    from pbem.game.folder import folder_of
+    from pbem.loading.folder import folder_of
 
     folder = folder_of(turn.source)
     check = verify_game(folder if Path(turn.source).is_file() else [turn.text], {folder})

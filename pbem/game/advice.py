@@ -34,7 +34,7 @@ def mail_text(turn: TurnFile, what: str, attached: Path, next_step: str) -> list
 
 def orders_subject(turn: TurnFile, side: str, orders_file: Path) -> str:
     """The subject ``submit`` writes for these orders: the revision is in it (``orders-0003-US-r2.pbem`` is revision 2)."""
-    from pbem.game.folder import revision_of
+    from pbem.loading.folder import revision_of
 
     return mail_subject(turn, f"{side} orders answering turn file {turn.seq} (revision {revision_of(orders_file)})")
 

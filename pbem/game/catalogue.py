@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.datafiles import load_scenario, scenario_paths
+from pbem.loading.datafiles import load_scenario, scenario_paths
 from pbem.game.narrate import strengths
 from pbem.model.scenario import Scenario
 

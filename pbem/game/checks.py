@@ -6,7 +6,7 @@ every public combat record against the public rolls (a die shown in the
 record that is not the die rolled is a lie anyone can see).  Then what the
 game's mode checks (:meth:`pbem.game.modes.GameMode.verify`): in a refereed
 game, with the player's key (``--replay-mine``), each of his own
-player-turns replayed (:mod:`pbem.game.own_replay`); a two-player game hides
+player-turns replayed (:mod:`pbem.game.modes.referee.own_replay`); a two-player game hides
 nothing, so without any key every player-turn is replayed from the files
 alone, and the report says whom the game waits for.
 """
@@ -50,7 +50,7 @@ def verify_game(
     """Everything ``pbem verify`` checks; ``folders`` are searched for the player's receipts.  With
     ``receipts_required`` false (``pbem status``), a player-turn whose receipt is not in ``folders`` is noted as not
     replayed instead of failing: a missing receipt says nothing against the turn file.  ``remember``: the folder
-    where the player's replays that found nothing are remembered (:mod:`pbem.game.replayed`)."""
+    where the player's replays that found nothing are remembered (:mod:`pbem.game.modes.referee.replayed`)."""
     from pbem.game.receipts import check_receipts
 
     chain = verify_chain(sources)

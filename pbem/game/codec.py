@@ -15,7 +15,7 @@ STATE_FORMAT = "pbem-game-state-1"
 
 def state_to_json(state: GameState) -> dict[str, Any]:
     """``standing`` and ``hidden`` are written only when present, so positions without them keep their bytes."""
-    from pbem.dump import dump
+    from pbem.model.dump import dump
 
     doc = {
         "format": STATE_FORMAT,
@@ -45,7 +45,7 @@ _UNITS_KEPT = 4096
 
 def _units_json(units: tuple) -> list[dict[str, Any]]:
     """The units written out, each unit once; each call gets its own dicts."""
-    from pbem.dump import dump
+    from pbem.model.dump import dump
 
     written = []
     for unit in units:
@@ -59,8 +59,8 @@ def _units_json(units: tuple) -> list[dict[str, Any]]:
 
 
 def state_from_json(doc: dict[str, Any]) -> GameState:
-    """A position the engine wrote and the referee signed: built without pydantic's validators where it fits (:mod:`pbem.construct`)."""
-    from pbem.construct import construct
+    """A position the engine wrote and the referee signed: built without pydantic's validators where it fits (:mod:`pbem.model.construct`)."""
+    from pbem.model.construct import construct
 
     fields = {
         "position": doc["position"],

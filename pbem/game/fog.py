@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.construct import construct
+from pbem.model.construct import construct
 from pbem.engine import exposure
 from pbem.engine.board import Board
 from pbem.engine.hexes import is_hex_id
@@ -30,7 +30,7 @@ HIDDEN = "hidden"
 def marker(hex_id: str) -> Unit:
     """What the American player sees of a hidden unit in ``hex_id`` (19B.2): its hex, nothing else.
 
-    Built as validation would build it but without pydantic's validator (:mod:`pbem.construct`):
+    Built as validation would build it but without pydantic's validator (:mod:`pbem.model.construct`):
     building that costs every adjudication and audit under hidden units more than the markers do."""
     return construct(Unit, {"id": hex_id, "side": "JP", "kind": HIDDEN, "defense": 0, "move": 0}, trusted=True)
 

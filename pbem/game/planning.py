@@ -15,15 +15,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pbem.datafiles import LoadedScenario
-from pbem.engine import hexes
-from pbem.engine import limited
+from pbem.loading.datafiles import LoadedScenario
+from pbem.engine import hexes, limited
 from pbem.engine.adjudicator import check_orders
 from pbem.engine.placement import Placement
 from pbem.engine.problems import Problem
 from pbem.engine.reach import graph_of, offered
 from pbem.game.views import state_of_view
-from pbem.jsonfile import SchemaErrors
+from pbem.loading.jsonfile import SchemaErrors
 from pbem.model.common import OFFMAP, enemy_of
 from pbem.model.orders import Move, Orders
 from pbem.model.ruleset import Ruleset
@@ -85,7 +84,7 @@ class Planner:
 
     def orders(self, document: Any) -> Orders:
         """``document`` read as ``pbem validate`` reads a file (SchemaErrors when it is off the schema)."""
-        from pbem.datafiles import orders_from
+        from pbem.loading.datafiles import orders_from
 
         return orders_from(document, self.source)
 

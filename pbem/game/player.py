@@ -75,8 +75,8 @@ def side_to_move(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True
 
 def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, source: str) -> tuple[str, list]:
     """The holder's side and every problem with ``document`` on the holder's own view."""
-    from pbem.datafiles import orders_from
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.loading.datafiles import orders_from
+    from pbem.loading.turns import scenario_of
     from pbem.game.views import state_of_view
 
     side, view = side_to_move(turn, identity)
@@ -93,11 +93,11 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
 
 def problems_on_view(board, ruleset: dict[str, Any], state, side: str, orders) -> list:
     """Every problem with ``orders`` on a side's own view: what ``pbem validate`` and the ``pbem play`` page report."""
-    from pbem.construct import construct
+    from pbem.model.construct import construct
     from pbem.engine.adjudicator import check_orders
     from pbem.game.standing import standing_problems
     from pbem.model.ruleset import Ruleset
-    from pbem.suggest import with_suggestions
+    from pbem.engine.suggest import with_suggestions
 
     rules = construct(Ruleset, ruleset, trusted=True)
     if state.hidden is not None and side == "US":

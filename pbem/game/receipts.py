@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import BadInput
-from pbem.game.folder import folder_of, orders_name, receipt_name
+from pbem.loading.folder import folder_of, orders_name, receipt_name
 from pbem.protocol.canonical import b64e, canonical_bytes
 from pbem.protocol.chain import Finding
 from pbem.protocol.files import write_new, write_replacing

@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.game.advice import draft_name, mail_subject, mail_text, orders_subject  # noqa: F401 (judge, cli and web import them from here)
 from pbem.game.checks import verify_game
-from pbem.game.folder import orders_name, orders_revisions, turn_name
+from pbem.loading.folder import orders_name, orders_revisions, turn_name
 from pbem.game.modes import mode_of
 from pbem.game.roles import role_named
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
@@ -118,7 +118,7 @@ def game_status(folder: Path, holder: PublicIdentity | None = None, key_hint: st
 
     ``opened``: the holder's key, opened: then everything ``verify --replay-mine`` checks (his views against the
     public record, as ``pbem view`` does, and his own player-turns) is checked too."""
-    from pbem.game.folder import turn_files
+    from pbem.loading.folder import turn_files
 
     if not turn_files(folder):
         below = sorted(sub for sub in folder.iterdir() if sub.is_dir() and turn_files(sub)) if folder.is_dir() else []
@@ -177,6 +177,6 @@ def _status_of(folder: Path, holder: PublicIdentity | None, key_hint: str, opene
 def _unreadable(folder: Path, read: set[str] = frozenset()) -> list[str]:
     """Files named like turn files that hold none, each with why (``verify`` refuses the folder for them, exit 2);
     ``read``: the names of those verify read as turn files, not read again."""
-    from pbem.game.folder import not_a_turn_file, turn_files
+    from pbem.loading.folder import not_a_turn_file, turn_files
 
     return [f"{path.name} ({why})" for path in turn_files(folder) if path.name not in read and (why := not_a_turn_file(path))]

@@ -106,7 +106,7 @@ def reading_view(source: str, what: str = "the view sealed in this turn file") -
 
 
 def _what_is_wrong(exc: Exception) -> str:
-    from pbem.jsonfile import json_path
+    from pbem.loading.jsonfile import json_path
 
     if isinstance(exc, KeyError):
         return f"no {exc.args[0]}"
@@ -128,7 +128,7 @@ def checked_view(view: Any, source: str, *, deep: bool = True) -> dict[str, Any]
         if missing:
             raise KeyError(", ".join(missing))
         if deep:
-            from pbem.construct import construct
+            from pbem.model.construct import construct
             from pbem.model.ruleset import Ruleset
 
             state_of_view(view)

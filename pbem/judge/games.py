@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.game.folder import keep_orders, load_turn, orders_name, turn_name
+from pbem.loading.folder import keep_orders, orders_name, turn_name
+from pbem.loading.turns import load_turn
 from pbem.game.status import game_status, mail_subject
 from pbem.judge import letters
 from pbem.judge.clock import spoken, stamp
@@ -196,7 +197,7 @@ def adjudicate_held(judge: Judge, row: sqlite3.Row) -> str | None:
 
 def publish_reveal(judge: Judge, row: sqlite3.Row) -> None:
     """After the last Game-Turn: the referee's reveal file, written once and mailed to both players, so each can audit with no key."""
-    from pbem.game.reveal import referee_reveal, reveal_text
+    from pbem.game.modes.referee.reveal import referee_reveal, reveal_text
 
     folder = folder_of(judge, row)
     path = folder / REVEAL

@@ -11,7 +11,8 @@ from __future__ import annotations
 import sqlite3
 
 from pbem.errors import PbemError
-from pbem.game.folder import load_turn, turn_name
+from pbem.loading.turns import load_turn
+from pbem.loading.folder import turn_name
 from pbem.judge import letters
 from pbem.judge.clock import duration, spoken, stamp
 from pbem.judge.games import Judge, address_of, folder_of, game_row, status_lines

@@ -1,6 +1,6 @@
 """NMR policy ``bot``: at the deadline plus grace the judge plays the bot's orders for the missing side.
 
-The turn file is made by the game layer (:func:`pbem.game.nmr.adjudicate_nmr`:
+The turn file is made by the game layer (:func:`pbem.game.modes.referee.nmr.adjudicate_nmr`:
 the bot's orders on the missing side's view, the dice salt derived from the
 turn file answered, an NMR record signed in place of the player's orders
 header) and then written and mailed like any other turn file
@@ -14,7 +14,8 @@ from __future__ import annotations
 import sqlite3
 
 from pbem.errors import PbemError
-from pbem.game.folder import load_turn, turn_name
+from pbem.loading.turns import load_turn
+from pbem.loading.folder import turn_name
 from pbem.judge.games import Judge, folder_of, reconcile
 from pbem.protocol.files import write_new
 

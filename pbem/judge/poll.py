@@ -44,7 +44,7 @@ def open_judge_key(settings: Settings):
     """The referee's key, its passphrase from PBEM_JUDGE_PASSPHRASE (or PBEM_PASSPHRASE_<KEYNAME>, as for every key)."""
     import os
 
-    from pbem.passphrase import open_key
+    from pbem.protocol.passphrase import open_key
 
     env = ENVIRONMENT["passphrase"] if os.environ.get(ENVIRONMENT["passphrase"]) is not None else None
     return open_key(Path(settings.key), env)

@@ -6,13 +6,13 @@ number (``n``: 0 the Japanese genesis, even the Japanese publications, odd
 the American answers, -1 the secret at the end), and the files each player
 keeps (``blind-private-SIDE.json``) or that travel sealed (the escrow part's
 plaintext).  Every incoming body is checked against its schema
-(:mod:`pbem.game.blind_schema`) before anything reads it, so a malformed
+(:mod:`pbem.game.modes.blind.schema`) before anything reads it, so a malformed
 file is refused naming the field, never half-read.  The game layer keeps
 reading the plain JSON; nothing here is built into a model on the hot path.
 
 Bytes travel as base64 text; digests as ``sha256:<64 hex>``.  The American
 view and the public record inside a publication are the refereed mode's
-(their checks are the American player's, :mod:`pbem.game.blind_run`), so
+(their checks are the American player's, :mod:`pbem.game.modes.blind.run`), so
 they are objects here.
 """
 

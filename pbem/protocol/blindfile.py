@@ -13,7 +13,7 @@ the genesis, then the publication of step ``n/2``), the American player's
 when it is odd (``blind-NNNN-US.pbem``: his acknowledgement of the root
 just published, with his next orders or his revealed seed).  The Japanese
 player's secret, published at the end, is ``blind-secret-JP.pbem``.  What a
-message holds is the game layer's (:mod:`pbem.game.blind_files`); here is
+message holds is the game layer's (:mod:`pbem.game.modes.blind.files`); here is
 only the envelope, the names and the chain.
 """
 

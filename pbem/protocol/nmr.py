@@ -21,7 +21,7 @@ seed committed in that file and that file itself; the orders are the bot's
 :func:`bot_seed` of the salt) on the missing side's own view of that turn
 file, so they are fixed too.  ``pbem verify`` checks the record
 (:func:`record_problems`); ``pbem audit --reveal`` recomputes the orders
-from the view and replays them (:mod:`pbem.game.nmr`).
+from the view and replays them (:mod:`pbem.game.modes.referee.nmr`).
 
 What the record cannot prove: that the deadline had passed.  The deadline
 is the referee's (the judge's) word, as it always was by mail.

@@ -29,7 +29,7 @@ from pbem.engine.dice import FixedDice
 from pbem.engine.engagement import BANZAI_KINDS, Engagement, engage, tenacity_applies
 from pbem.engine.fpf import may_give_fpf
 from pbem.engine.phase_state import CombatPhaseState
-from pbem.matching import augment
+from pbem.engine.matching import augment
 from pbem.model.defense import Defense
 from pbem.model.orders import Attack, Orders
 from pbem.model.ruleset import Ruleset

@@ -54,14 +54,14 @@ class Sitting:
     @classmethod
     def open(cls, turn_path: Path, identity: PrivateIdentity, orders_path: Path | None) -> "Sitting":
         """The player's view of ``turn_path`` (his turn to give orders, else BadInput), with his orders file loaded if it exists."""
-        from pbem.game.folder import load_turn
+        from pbem.loading.turns import open_turn
         from pbem.game.player import side_to_move
-        from pbem.game.scenario_ref import scenario_of
 
-        turn = load_turn(turn_path)
+        game = open_turn(turn_path)
+        turn = game.turn
         side, view = side_to_move(turn, identity)
         path = orders_path or default_orders_path(turn_path, turn.seq, side)
-        sitting = cls(turn_path, turn, identity, side, Planner(view, scenario_of(turn), str(path)), path)
+        sitting = cls(turn_path, turn, identity, side, Planner(view, game.scenario, str(path)), path)
         if path.exists():
             sitting.load()
         return sitting
@@ -69,7 +69,7 @@ class Sitting:
     # -- the orders file ------------------------------------------------------------
     def load(self) -> dict[str, Any]:
         """Read the orders file back into the page (BadInput naming the file when it is not JSON)."""
-        from pbem.jsonfile import read_json
+        from pbem.loading.jsonfile import read_json
 
         document = read_json(self.orders_path)
         if not isinstance(document, dict):

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 import rfc8785
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from pbem.errors import BadInput
 from pbem.protocol.canonical import MAX_SAFE_INTEGER, NotCanonical, canonical_bytes, parse_canonical
@@ -48,9 +47,9 @@ def _heads(folder: Path):
 
 
 def test_every_signed_and_sealed_document_of_a_game_is_what_rfc_8785_writes(tmp_path):
-    from pbem.game.folder import load_turn
+    from pbem.loading.turns import load_turn
     from pbem.game.adjudication import adjudicate_orders
-    from pbem.game.reveal import referee_reveal, reveal_text
+    from pbem.game.modes.referee.reveal import referee_reveal, reveal_text
     from pbem.protocol.files import write_new
     from pbem.protocol.ordersfile import build_orders_for_turn, open_orders_for_turn
     from pbem.protocol.turnfile import open_referee_state, open_view

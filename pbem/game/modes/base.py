@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.protocol.modes import FileMode
 
 if TYPE_CHECKING:  # GameCheck (pbem.game.checks) and Status (pbem.game.status) sit above the modes: not imported
-    from pbem.game.referee import Adjudicated
+    from pbem.game.step import Adjudicated
     from pbem.protocol.chain import Finding
     from pbem.protocol.dice import DiceStream
     from pbem.protocol.keys import PrivateIdentity, PublicIdentity
@@ -84,7 +84,7 @@ class GameMode(ABC):
     @abstractmethod
     def following(self, turn: TurnFile, adjudicator: PrivateIdentity, step: Any, body: OrdersBody, dice: DiceStream,
                   superseded: list[dict], *, loaded: Any, hidden: bool) -> TurnFile:
-        """The turn file after ``turn``: ``step`` (:func:`pbem.game.referee.play`) carried out ``body`` with ``dice``."""
+        """The turn file after ``turn``: ``step`` (:func:`pbem.game.step.play`) carried out ``body`` with ``dice``."""
 
     @abstractmethod
     def side_view(self, turn: TurnFile, side: str, identity: PrivateIdentity) -> Any:

@@ -3,13 +3,18 @@
 The referee seals each side's view to that side and the full state to
 himself, commits to both, and after the game publishes the openings in a
 reveal file from which anyone audits (docs/PROTOCOL.md, "Referee mode").
+
+This package holds what only this mode uses: the genesis (:mod:`.start`), no
+moves received (:mod:`.nmr`), reveal files (:mod:`.reveal`) and the keyless
+audit from them (:mod:`.audit`), a player's ``verify --replay-mine``
+(:mod:`.own_replay`) and what ``status --key`` remembers of it (:mod:`.replayed`).
 """
 
 from __future__ import annotations
 
 from pbem.errors import BadInput
 from pbem.game.advice import mail_subject, orders_steps, orders_subject
-from pbem.game.folder import orders_name, turn_name
+from pbem.loading.folder import orders_name, turn_name
 from pbem.game.modes.base import GameMode, genesis_lines
 from pbem.protocol.modes import FILE_MODES
 from pbem.protocol.turnfile import REFEREE, SIDES, build_turn, open_referee_state, open_view
@@ -40,7 +45,7 @@ class RefereeMode(GameMode):
         return secret.state, secret.next_seed
 
     def adjudicate_nmr(self, turn, adjudicator, side):
-        from pbem.game.nmr import adjudicate_nmr
+        from pbem.game.modes.referee.nmr import adjudicate_nmr
 
         return adjudicate_nmr(turn, adjudicator, side)
 
@@ -48,7 +53,7 @@ class RefereeMode(GameMode):
         if escrow is not None:  # no player holds a per-game secret here: nothing for a third party to hold
             raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
                            hint="give it with --no-referee --option hidden-units")
-        from pbem.game.referee import start_game
+        from pbem.game.modes.referee.start import start_game
 
         return start_game(scenario, me, us, jp, edition, ground_support=ground_support, options=options)
 
@@ -71,7 +76,7 @@ class RefereeMode(GameMode):
 
     def verify(self, check, folders, replay_with, receipts_required, remember=None):
         if replay_with is not None:
-            from pbem.game.own_replay import replay_mine
+            from pbem.game.modes.referee.own_replay import replay_mine
 
             check.findings += replay_mine(check.turns, folders, replay_with, check.notes, receipts_required, remember)
 

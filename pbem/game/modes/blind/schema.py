@@ -1,7 +1,7 @@
 """Every file of a game with hidden units and no referee is checked against its schema before it is read (issue 24).
 
 The schemas are ``schemas/blind-*.schema.json``, generated from
-:mod:`pbem.model.blind`; the check is :mod:`pbem.jsonfile`'s, so a malformed
+:mod:`pbem.model.blind`; the check is :mod:`pbem.loading.jsonfile`'s, so a malformed
 file is refused (exit 2) naming the file and the field, every violation
 listed, as an orders or scenario file is.  Which schema a message's body
 answers to follows from its number: 0 the genesis, even the Japanese
@@ -28,8 +28,8 @@ def _model_for(body: Any):
 
 def check(document: Any, source: str, model) -> None:
     """BadInput (exit 2) naming ``source`` and the field when ``document`` is not a valid ``model``."""
-    from pbem.jsonfile import check_document, schema_errors, validator_for
-    from pbem.schema_files import schema_name
+    from pbem.loading.jsonfile import check_document, schema_errors, validator_for
+    from pbem.loading.schema_files import schema_name
 
     check_document(document, source)
     problem = schema_errors(validator_for(model), document, source, f"schemas/{schema_name(model)}")

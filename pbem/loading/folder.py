@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import BadInput
-from pbem.protocol.turnfile import TurnFile, read_turn
+from pbem.protocol.turnfile import TurnFile
 
 
 def turn_name(seq: int) -> str:
@@ -52,58 +52,6 @@ def folder_of(source: str) -> Path:
 
 def turn_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("turn-*.pbem"))
-
-
-#: The genesis file found for each turn file read lately (the turn file kept with it, so that its id names it):
-#: one player-turn asks for it several times (to check the turn, for the scenario, for its hash).
-_GENESIS_OF: dict[int, tuple[TurnFile, TurnFile]] = {}
-
-
-def genesis_of(turn: TurnFile) -> TurnFile:
-    """The genesis turn file of ``turn``'s game: itself, or ``turn-0000.pbem`` beside it (found once per turn file read)."""
-    if turn.is_genesis:
-        return turn
-    known = _GENESIS_OF.get(id(turn))
-    if known is not None and known[0] is turn:
-        return known[1]
-    genesis = _genesis_beside(turn)
-    if len(_GENESIS_OF) >= 8:
-        _GENESIS_OF.clear()
-    _GENESIS_OF[id(turn)] = (turn, genesis)
-    return genesis
-
-
-def _genesis_beside(turn: TurnFile) -> TurnFile:
-    path = folder_of(turn.source) / turn_name(0)
-    if not path.exists():
-        raise BadInput(
-            "the game's first turn file is not beside this one",
-            file=turn.source,
-            hint=f"keep every turn file of the game in one folder, including {turn_name(0)}",
-        )
-    genesis = read_genesis(path)
-    if genesis.game != turn.game or any(not genesis.identities[r].same_keys(turn.identities[r]) for r in turn.identities):
-        raise BadInput(f"{path.name} belongs to another game", file=turn.source, hint="keep each game in its own folder")
-    return genesis
-
-
-#: Genesis files read in this process, by file name and content: a command asks for its game's
-#: genesis file several times (to check a turn file, for the scenario, for the view) and each
-#: reading checks the signature over some 60 KiB.  Keyed by content, a changed file is read anew.
-_GENESIS: dict[tuple[str, str], TurnFile] = {}
-
-
-def read_genesis(path: Path, text: str | None = None) -> TurnFile:
-    """The genesis turn file at ``path`` (``text``: its content, when already read), read and verified once per process."""
-    from pbem.protocol.files import read_text
-
-    text = read_text(path, what="turn file") if text is None else text
-    key = (str(path), text)
-    if key not in _GENESIS:
-        if len(_GENESIS) >= 4:
-            _GENESIS.clear()
-        _GENESIS[key] = read_turn(text, source=str(path))
-    return _GENESIS[key]
 
 
 def check_turn_sources(paths: list[Path]) -> None:
@@ -172,33 +120,6 @@ def latest_turn(folder: Path) -> Path:
     if not files:
         raise BadInput("no turn files here", file=str(folder), hint="give the game folder that holds turn-0000.pbem")
     return files[-1]
-
-
-def load_turn(path: Path) -> TurnFile:
-    """Read and verify a turn file: signed by the referee its game's genesis file names (or, in a
-    two-player game, by the player it names as writer).
-
-    The genesis file names its own parties; every later file must carry the
-    signature of one of them, and the genesis file's ruleset and scenario, so
-    the genesis is looked up beside the file.
-    """
-    from pbem.protocol.files import read_text
-    from pbem.protocol.turnfile import parse_turn
-
-    text = read_text(path, what="turn file")
-    parsed = parse_turn(text, str(path))
-    if parsed.is_genesis:
-        return read_genesis(path, text)
-    genesis = genesis_of(parsed)
-    turn = read_turn(text, source=str(path), genesis=genesis)
-    if turn.ruleset != genesis.ruleset or (turn.scenario_id, turn.scenario_hash) != (genesis.scenario_id, genesis.scenario_hash):
-        from pbem.errors import VerificationFailed
-
-        raise VerificationFailed(
-            "plays another ruleset or scenario than the game's first turn file: both are fixed for the whole game",
-            file=str(path), hint="do not play on from this file; run 'pbem verify' and show the result to your opponent",
-        )
-    return turn
 
 
 def keep_orders(folder: Path, seq: int, side: str, source: Path, text: str, revision: int = 1) -> Path | None:

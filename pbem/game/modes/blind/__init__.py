@@ -2,10 +2,14 @@
 what 19B exposes, and publishes his secret at the end (docs/PROTOCOL.md, "Hidden units with no referee").
 
 Its files are not turn files but one signed message each (:mod:`pbem.protocol.blindfile`), played by
-:mod:`pbem.game.blind_files`; the seam's questions about turn files have no turn file to ask in this mode, and
+:mod:`pbem.game.modes.blind.files`; the seam's questions about turn files have no turn file to ask in this mode, and
 say so.  ``pbem new``, ``status``, ``verify``, ``audit`` and ``demo`` find such a game by its genesis file and ask
 this mode.  What plays it (the engine, the scenario) is imported only when it is used: every command imports the
 modes, and the light ones (``view``, ``verify``) must not load the engine.
+
+This package holds what only this mode uses: the markers a step opens (:mod:`.exposure`), the protocol in one
+process (:mod:`.run`) and through the files (:mod:`.files`), their schemas (:mod:`.schema`), the escrow
+(:mod:`.escrow`, :mod:`.recover`) and what ``view``, ``show`` and ``dice`` read (:mod:`.views`).
 """
 
 from __future__ import annotations
@@ -67,10 +71,10 @@ class BlindMode(GameMode):
                        hint="wait for your opponent's file")
 
     def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None):
-        from pbem.datafiles import load_scenario
-        from pbem.game import blind_files
-        from pbem.game.blind_views import placed_setup, setup_lines
-        from pbem.game.exposure import pieces
+        from pbem.loading.datafiles import load_scenario
+        from pbem.game.modes.blind import files as blind_files
+        from pbem.game.modes.blind.views import placed_setup, setup_lines
+        from pbem.game.modes.blind.exposure import pieces
 
         text, private = blind_files.start(scenario, me, us, jp, setup=setup, edition=edition, ground_support=ground_support,
                                           escrow=escrow)
@@ -135,7 +139,7 @@ class BlindMode(GameMode):
     def _committed_setup(held, folder: Path) -> list[str]:
         """The Japanese player's set-up as committed, marker by marker, for him to check before the dice exist."""
         from pbem.errors import VerificationFailed
-        from pbem.game.blind_views import committed_setup, setup_lines
+        from pbem.game.modes.blind.views import committed_setup, setup_lines
 
         try:
             _, under = committed_setup(held, folder)
@@ -146,8 +150,8 @@ class BlindMode(GameMode):
 
     def advice(self, folder: Path, role: str | None, key_hint: str) -> tuple[list[str], list, bool]:
         """``status``'s lines for a folder of this mode, its findings, and whether it verifies."""
-        from pbem.game import blind_escrow, blind_files
-        from pbem.game.blind_run import AT_ONCE
+        from pbem.game.modes.blind import escrow as blind_escrow, files as blind_files
+        from pbem.game.modes.blind.run import AT_ONCE
 
         held = blind_files.load(folder)
         found = blind_files.findings(held)

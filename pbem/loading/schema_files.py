@@ -1,7 +1,7 @@
 """Which model each schema file in ``schemas/`` is generated from, named without importing the models.
 
 A command that checks a file against its committed schema looks the file
-up here: :mod:`pbem.schemas` imports every model (the hidden-units ones
+up here: :mod:`pbem.loading.schemas` imports every model (the hidden-units ones
 and the scenario among them), a start-up cost ``validate`` or ``submit``
 would pay for models it never uses (issue 26).
 """

@@ -48,7 +48,7 @@ def start_two_player_game(
     options: list[str] | None = None,
 ) -> TurnFile:
     """The genesis file of a game without a referee, signed by ``me`` (the player who does not move first)."""
-    from pbem.game.referee import open_game
+    from pbem.game.step import open_game
 
     identities = {"US": us, "JP": jp}
     side = next((s for s in SIDES if me.public.same_keys(identities[s])), None)
@@ -91,8 +91,8 @@ def following_turn(turn: TurnFile, adjudicator: PrivateIdentity, step, body: Ord
 def side_view(turn: TurnFile, side: str) -> dict[str, Any]:
     """``side``'s view, built from the public full state exactly as a referee would have sealed it."""
     from pbem.game.codec import state_from_json
-    from pbem.game.referee import record_step
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.step import record_step
+    from pbem.loading.turns import scenario_of
     from pbem.game.views import reading_view
 
     with reading_view(turn.source, "the full state of this turn file"):
@@ -115,7 +115,7 @@ def commitment_problem(turn: TurnFile) -> str | None:
 
 def replay_all(turns: list[TurnFile]) -> tuple[list[Finding], int]:
     """Every player-turn replayed from the files alone; findings name the player who wrote the file at fault."""
-    from pbem.game.audit import AuditReport, replay_openings
+    from pbem.game.replay import AuditReport, replay_openings
 
     by_seq = {t.seq: t for t in turns}
     report = AuditReport()
@@ -144,7 +144,7 @@ def _state_problem(record: Any) -> str | None:
 
 def awaited(turn: TurnFile, folder: Path | None) -> str:
     """Who the game waits for, from the latest turn file and the orders files in the holder's folder."""
-    from pbem.game.folder import turn_name
+    from pbem.loading.folder import turn_name
 
     public = turn.public if isinstance(turn.public, dict) else {}
     if public.get("over"):

@@ -12,15 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.errors import BadInput
-from pbem.jsonfile import load_model, read_json
+from pbem.loading.jsonfile import load_model, read_json
 from pbem.shipped import scenarios_dir
 
 if TYPE_CHECKING:  # loaded by the functions that build them: reading a scenario file as JSON needs no model
     from pbem.engine.board import Board
     from pbem.model.orders import Orders
-    from pbem.model.ruleset import Ruleset
     from pbem.model.scenario import Scenario
-    from pbem.model.state import GameState
 
 SCENARIO_DIRS = (Path("scenarios"), scenarios_dir())
 
@@ -101,7 +99,7 @@ def scenario_from(document, path: Path, *, verified: bool = False) -> LoadedScen
 
     ``verified``: the document is the one a signed genesis file carries,
     checked against its hash, so the schema was already checked when the game
-    began (:func:`~pbem.jsonfile.load_model`).
+    began (:func:`~pbem.loading.jsonfile.load_model`).
     """
     from pbem.model.scenario import Scenario
 
@@ -165,25 +163,3 @@ def orders_from(document, source: str) -> Orders:
     return load_model(Orders, document, source, "schemas/orders.schema.json")
 
 
-@dataclass(frozen=True)
-class PositionFile:
-    """A position to check orders against: a board, its rules, and the game state."""
-
-    board: Board
-    ruleset: Ruleset
-    state: GameState
-
-
-def load_position(name: str | Path) -> PositionFile:
-    """A conformance case's position, or a scenario's opening position (by file or by id, as ``new`` takes it)."""
-    path = find_scenario(str(name))
-    document = read_json(path)
-    if isinstance(document, dict) and "case" in document:
-        from pbem.cases.load import load_case
-
-        loaded = load_case(path)
-        return PositionFile(loaded.board, loaded.case.ruleset, loaded.case.game_state())
-    from pbem.engine.sequence import opening
-
-    loaded = load_scenario(path)
-    return PositionFile(loaded.board, loaded.scenario.ruleset, opening(loaded.scenario))

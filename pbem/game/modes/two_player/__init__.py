@@ -3,7 +3,7 @@
 Nothing is sealed: each turn file carries the full state and the orders it
 carried out, so anyone replays every player-turn from the files alone
 (docs/PROTOCOL.md, "Two-player mode"; the files are
-:mod:`pbem.protocol.twoplayer`, the game's side :mod:`pbem.game.twoplayer`).
+:mod:`pbem.protocol.twoplayer`, the game's side :mod:`pbem.game.modes.two_player.turns`, the one module only this mode uses).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.advice import mail_subject, orders_steps, orders_subject
-from pbem.game.folder import turn_name
+from pbem.loading.folder import turn_name
 from pbem.game.modes.base import GameMode, genesis_lines
 from pbem.game.roles import role_of
 from pbem.protocol.chain import Finding
@@ -77,17 +77,17 @@ class TwoPlayerMode(GameMode):
         if escrow is not None:  # no player holds a per-game secret here: nothing for a third party to hold
             raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
                            hint="give it with --no-referee --option hidden-units")
-        from pbem.game.twoplayer import start_two_player_game
+        from pbem.game.modes.two_player.turns import start_two_player_game
 
         return start_two_player_game(scenario, me, us, jp, edition, ground_support=ground_support, options=options)
 
     def following(self, turn, adjudicator, step, body, dice, superseded, *, loaded, hidden):
-        from pbem.game.twoplayer import following_turn
+        from pbem.game.modes.two_player.turns import following_turn
 
         return following_turn(turn, adjudicator, step, body, dice, superseded)
 
     def side_view(self, turn, side, identity):
-        from pbem.game.twoplayer import side_view
+        from pbem.game.modes.two_player.turns import side_view
 
         return side_view(turn, side)
 
@@ -97,7 +97,7 @@ class TwoPlayerMode(GameMode):
     def verify(self, check, folders, replay_with, receipts_required, remember=None):
         """Every player-turn replayed from the files alone, each seed commitment owned by the next adjudicator, and
         whom the game waits for (a key adds nothing: everything is in the files)."""
-        from pbem.game.twoplayer import awaited, commitment_problem, replay_all
+        from pbem.game.modes.two_player.turns import awaited, commitment_problem, replay_all
 
         for turn in check.turns:
             problem = commitment_problem(turn)
@@ -111,7 +111,7 @@ class TwoPlayerMode(GameMode):
         check.notes.append(awaited(max(check.turns, key=lambda t: t.seq), folder))
 
     def audit_from_files(self, turns):
-        from pbem.game.twoplayer import replay_all
+        from pbem.game.modes.two_player.turns import replay_all
 
         return replay_all(turns)
 
@@ -131,7 +131,7 @@ class TwoPlayerMode(GameMode):
 
     def advise(self, status, folder, turn_path, orders_file, received, key_hint):
         """The mover writes orders for his opponent; the opponent adjudicates them."""
-        from pbem.game.twoplayer import awaited
+        from pbem.game.modes.two_player.turns import awaited
 
         latest, role = status.latest, status.role
         awaiting, judge = latest.public["awaiting"], latest.dice.committed_by

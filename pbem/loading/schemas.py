@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from pbem.schema_files import SCHEMA_MODELS
+from pbem.loading.schema_files import SCHEMA_MODELS
 
 
 def _model(path: str) -> type[BaseModel]:
@@ -22,7 +22,7 @@ def _model(path: str) -> type[BaseModel]:
     return getattr(importlib.import_module(module), name)
 
 
-#: Schema file name -> its model (the table is :data:`pbem.schema_files.SCHEMA_MODELS`).
+#: Schema file name -> its model (the table is :data:`pbem.loading.schema_files.SCHEMA_MODELS`).
 SCHEMAS: dict[str, type[BaseModel]] = {name: _model(path) for name, path in SCHEMA_MODELS.items()}
 
 

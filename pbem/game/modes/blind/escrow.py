@@ -41,8 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
-from pbem.game import blind_run as br
-from pbem.game import blind_schema
+from pbem.game.modes.blind import run as br, schema as blind_schema
 from pbem.game.sizes import sealed_bucket
 from pbem.protocol import blindfile, sealing
 from pbem.protocol.canonical import DIGEST_PREFIX, b64d, b64e, canonical_bytes, parse_canonical

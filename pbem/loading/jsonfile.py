@@ -203,7 +203,7 @@ def inline_refs(schema: dict) -> dict:
 
 
 def _schema_of(model: type[BaseModel]) -> dict:
-    from pbem.schema_files import schema_name
+    from pbem.loading.schema_files import schema_name
 
     name = schema_name(model)
     committed = SCHEMA_DIR / name if name else None
@@ -291,7 +291,7 @@ def load_model(model: type[BaseModel], document: Any, source: str, what: str, va
     only to explain a refusal.  A document that passed the model's own
     schema (which holds every constraint the model does) is built without
     pydantic's validators where that builds the same model
-    (:mod:`pbem.construct`); one checked against another ``validator`` is
+    (:mod:`pbem.model.construct`); one checked against another ``validator`` is
     validated by the model as well.
     """
     if not verified:
@@ -301,7 +301,7 @@ def load_model(model: type[BaseModel], document: Any, source: str, what: str, va
             raise problem
     from pydantic import ValidationError
 
-    from pbem.construct import construct
+    from pbem.model.construct import construct
 
     try:
         if validator is not None and not verified:

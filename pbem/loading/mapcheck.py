@@ -1,6 +1,6 @@
 """``pbem map check``: every problem in a map file a user has edited, one line each.
 
-Loading a scenario stops at the first problem (:mod:`pbem.datafiles`, via
+Loading a scenario stops at the first problem (:mod:`pbem.loading.datafiles`, via
 :class:`~pbem.engine.board.Board`); someone correcting a reconstructed map
 from the printed sheet wants them all at once.  So this module checks the
 file against ``schemas/map.schema.json`` (every schema error), then the
@@ -23,7 +23,7 @@ from pbem.engine import hexes
 from pbem.engine.board import on_grid
 from pbem.engine.terrain import resolve_key
 from pbem.errors import BadInput
-from pbem.jsonfile import json_path, read_json, validator_for
+from pbem.loading.jsonfile import json_path, read_json, validator_for
 from pbem.model.map import MapSpec
 
 

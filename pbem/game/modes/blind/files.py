@@ -1,4 +1,4 @@
-"""Hidden units with no referee, through the real files: :mod:`pbem.game.blind_run`'s protocol, one message a file.
+"""Hidden units with no referee, through the real files: :mod:`pbem.game.modes.blind.run`'s protocol, one message a file.
 
 The messages (:mod:`pbem.protocol.blindfile`) alternate: the Japanese
 player's genesis (the root over his secret set-up, the commitment to his
@@ -11,9 +11,9 @@ player keeps his per-game secret in ``blind-private-SIDE.json`` in his own
 game folder (never sent); the Japanese player publishes his at the end
 (``blind-secret-JP.pbem``) and the audit replays every step with it.
 
-Every check is :mod:`pbem.game.blind_run`'s: the American player's
-(:class:`~pbem.game.blind_run.American`) runs over the publications in the
-folder, as they arrived; the audit is :func:`~pbem.game.blind_run.audit`.
+Every check is :mod:`pbem.game.modes.blind.run`'s: the American player's
+(:class:`~pbem.game.modes.blind.run.American`) runs over the publications in the
+folder, as they arrived; the audit is :func:`~pbem.game.modes.blind.run.audit`.
 """
 
 from __future__ import annotations
@@ -23,13 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, get_args
 
-from pbem.datafiles import LoadedScenario, find_scenario, load_scenario, orders_from, scenario_document
+from pbem.loading.datafiles import LoadedScenario, find_scenario, load_scenario, orders_from, scenario_document
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
-from pbem.game import blind_escrow, blind_schema
-from pbem.game import blind_run as br
-from pbem.game.referee import genesis_step, verdict
-from pbem.game.scenario_ref import scenario_hash, with_overrides
+from pbem.game.modes.blind import escrow as blind_escrow, schema as blind_schema, run as br
+from pbem.game.step import genesis_step, verdict
+from pbem.loading.turns import scenario_hash, with_overrides
 from pbem.model.common import HIDDEN_UNITS, Edition
 from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import b64d, b64e
@@ -305,7 +304,7 @@ class _FileAmerican(br.American):
 
 def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> list[str]:
     """The American orders of step ``pub.seq`` judged again on the view he wrote them on, as the Japanese player must
-    judge them (:func:`pbem.game.referee.verdict`; referee mode's ``status`` does the same): the verdict, the problems
+    judge them (:func:`pbem.game.step.verdict`; referee mode's ``status`` does the same): the verdict, the problems
     and, for a rejection, the unchanged position and no dice must be what the publication shows.  A false rejection
     would show the Japanese player the American plans and make the American player move again."""
     from pbem.game.codec import state_from_json
@@ -406,7 +405,7 @@ def _private(folder: Path, side: str) -> dict:
     if not path.exists():
         raise BadInput(f"your secret for this game is not in this folder ({path.name})", file=str(folder),
                        hint="run the command in your own game folder, where 'pbem new' or your first 'pbem blind next' wrote it")
-    from pbem.jsonfile import read_json
+    from pbem.loading.jsonfile import read_json
 
     doc = read_json(path)
     try:
@@ -611,7 +610,7 @@ def latest_view(folder: Path) -> dict:
 
 
 def read_orders(path: Path) -> dict:
-    from pbem.jsonfile import read_json
+    from pbem.loading.jsonfile import read_json
 
     doc = read_json(path)
     if not isinstance(doc, dict):

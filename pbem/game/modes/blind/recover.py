@@ -1,6 +1,6 @@
 """``pbem blind recover``: the escrow holder opens the escrow parts of a game whose Japanese player vanished.
 
-The parts are :mod:`pbem.game.blind_escrow`'s; this module only reads the
+The parts are :mod:`pbem.game.modes.blind.escrow`'s; this module only reads the
 folder, checks that the key is the holder's the genesis names, and writes
 ``blind-secret-escrow.pbem`` — the published-secret material
 ``publish-secret`` writes, signed by the holder and naming him — from which
@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import BadInput
-from pbem.game import blind_escrow, blind_files
-from pbem.game.blind_run import Finding
+from pbem.game.modes.blind import escrow as blind_escrow, files as blind_files
+from pbem.game.modes.blind.run import Finding
 from pbem.protocol import blindfile
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import PrivateIdentity

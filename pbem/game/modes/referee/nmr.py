@@ -20,45 +20,17 @@ from typing import Any
 
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.codec import state_from_json
-from pbem.game.folder import orders_name, turn_name
-from pbem.game.referee import Adjudicated, record_step
-from pbem.game.scenario_ref import scenario_of
+from pbem.loading.folder import turn_name
+from pbem.game.replay import nmr_orders, nmr_source, orders_of_record
+from pbem.game.step import Adjudicated, record_step
+from pbem.loading.turns import scenario_of
 from pbem.game.sizes import sealed_bucket
 from pbem.game.views import reading_view
-from pbem.datafiles import LoadedScenario
 from pbem.engine.sequence import game_over
 from pbem.protocol.dice import DiceStream, new_seed
 from pbem.protocol.keys import PrivateIdentity
-from pbem.protocol.nmr import NmrRecord, bot_seed, build_record, is_nmr
+from pbem.protocol.nmr import NmrRecord, build_record, is_nmr
 from pbem.protocol.turnfile import TurnFile, build_turn, commit_view, open_referee_state
-
-
-def nmr_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str, salt: bytes) -> Any:
-    """The orders an NMR plays: the bot's, with ``policy`` and the seed of ``salt``, on the missing side's ``view``."""
-    from pbem.bot import bot_orders
-
-    return bot_orders(view, loaded, policy, bot_seed(salt))
-
-
-def orders_of_record(header: dict, view: dict[str, Any], loaded: LoadedScenario) -> Any:
-    """:func:`nmr_orders` for the NMR record a turn file publishes (read by ``verify`` already)."""
-    from pbem.protocol.canonical import b64d
-
-    body = header["body"]
-    return nmr_orders(view, loaded, body["policy"], b64d(body["salt"]))
-
-
-def nmr_source(seq: int, side: str) -> str:
-    """How an NMR's orders are named in the records (in place of an orders file's name)."""
-    return f"nmr-{seq:04d}-{side} (the bot's orders: no moves received)"
-
-
-def source_of(turn: TurnFile) -> str:
-    """The name under which the orders ``turn`` adjudicated were played: their orders file's, or the NMR's."""
-    header = turn.orders_header["body"]
-    if is_nmr(turn.orders_header):
-        return nmr_source(turn.seq - 1, header["side"])
-    return orders_name(turn.seq - 1, header["side"], header["revision"])
 
 
 def side_view(turn: TurnFile, referee: PrivateIdentity, side: str) -> dict[str, Any]:
@@ -87,7 +59,7 @@ def side_view(turn: TurnFile, referee: PrivateIdentity, side: str) -> dict[str, 
 
 def adjudicate_nmr(turn: TurnFile, referee: PrivateIdentity, side: str, policy: str = "greedy") -> tuple[Adjudicated, NmrRecord]:
     """The turn file after ``turn`` when ``side``'s orders did not come: the bot's orders on ``side``'s view, the derived salt."""
-    from pbem.game.referee import play
+    from pbem.game.step import play
 
     secret = open_referee_state(turn, referee)
     with reading_view(turn.source, "the full state sealed in this turn file"):

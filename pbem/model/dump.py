@@ -2,7 +2,7 @@
 
 ``model.model_dump(mode="json")`` builds the model's pydantic serializer the
 first time it is asked (pbem's models defer building it, see
-:mod:`pbem.construct`), and building it costs the referee's ``adjudicate``
+:mod:`pbem.model.construct`), and building it costs the referee's ``adjudicate``
 more than writing out the position does.  :func:`dump` writes a model out
 with plain code that follows the model's own fields, in their order — so a
 field added later is written with no change here — and gives exactly what

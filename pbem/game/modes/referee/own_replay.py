@@ -24,7 +24,7 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
     """What the holder's key lets him check (see the module docstring): every view of his against the public record
     of its turn file (as ``pbem view`` does), and each of his own player-turns replayed, or, for American orders
     under hidden units, re-judged on his view (:func:`rejudge`).  With ``remember``, a player-turn replayed before
-    from the same files with the same key and found right is not replayed again (:mod:`pbem.game.replayed`)."""
+    from the same files with the same key and found right is not replayed again (:mod:`pbem.game.modes.referee.replayed`)."""
     from pbem.game.roles import role_of
     from pbem.game.receipts import SUFFIX, read_receipt
     from pbem.game.views import checked_view
@@ -45,7 +45,7 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
                 documents[item["orders"]] = item["document"]
     findings, replayed, judged, views, marks, covered = [], 0, 0, {}, {}, set()
     if remember is not None:
-        from pbem.game.replayed import Replayed
+        from pbem.game.modes.referee.replayed import Replayed
 
         seen, before = Replayed(remember, side, player), 0
         for seq, turn in by_seq.items():
@@ -74,9 +74,10 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
             continue
         found = len(findings)
         from pbem.game.codec import state_from_json  # the engine, loaded only for a player-turn to replay
-        from pbem.game.nmr import nmr_document, source_of
-        from pbem.game.referee import play
-        from pbem.game.scenario_ref import scenario_of
+        from pbem.game.modes.referee.nmr import nmr_document
+        from pbem.game.replay import source_of
+        from pbem.game.step import play
+        from pbem.loading.turns import scenario_of
         from pbem.protocol.dice import DiceStream
 
         if document is None and is_nmr(turn.orders_header):  # no moves received: the bot's orders, recomputed from your view
@@ -135,12 +136,12 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
 
 def rejudge(turn: TurnFile, before: dict, after: dict, document, source: str) -> list[str]:
     """American orders under hidden units, judged again on the view they were written on
-    (:func:`pbem.game.referee.verdict`, as the referee must judge them): the verdict, the problems and, for a
+    (:func:`pbem.game.step.verdict`, as the referee must judge them): the verdict, the problems and, for a
     rejection, the unchanged position and the unspent dice must be what the turn file records."""
     from pbem.game.codec import state_from_json
     from pbem.game.limits import capped
-    from pbem.game.referee import verdict
-    from pbem.game.scenario_ref import scenario_of
+    from pbem.game.step import verdict
+    from pbem.loading.turns import scenario_of
     from pbem.game.views import reading_view
 
     with reading_view(turn.source, "your view before these orders"):

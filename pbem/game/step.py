@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.construct import construct
-from pbem.datafiles import LoadedScenario, find_scenario, orders_from, scenario_document, scenario_from
+from pbem.model.construct import construct
+from pbem.loading.datafiles import LoadedScenario, find_scenario, orders_from, scenario_document, scenario_from
 from pbem.engine.adjudicator import adjudicate, check_orders
 from pbem.engine.dice import DiceSource
 from pbem.engine.problems import Problem
@@ -24,18 +24,16 @@ from pbem.errors import BadInput, PbemError
 from pbem.game.codec import state_to_json
 from pbem.game.fog import american_state, named_by_hex, without_awards
 from pbem.game.limits import capped, size_problem
-from pbem.game.scenario_ref import scenario_hash, shipped_mismatch, with_overrides
+from pbem.loading.turns import scenario_hash, shipped_mismatch, with_overrides
 from pbem.game.sizes import sealed_bucket
 from pbem.game.standing import standing_problems, with_standing
 from pbem.game.views import build_view, last_turn_record, public_record
-from pbem.jsonfile import read_json
 from pbem.model.common import HIDDEN_UNITS, OPTIONS, SIDES, enemy_of
 from pbem.model.ruleset import Ruleset
 from pbem.model.state import GameState
-from pbem.protocol.dice import new_seed
-from pbem.protocol.keys import PrivateIdentity, PublicIdentity
+from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.ordersfile import OrdersBody
-from pbem.protocol.turnfile import REFEREE, TurnFile, build_turn, new_game_id
+from pbem.protocol.turnfile import TurnFile, new_game_id
 
 
 @dataclass(frozen=True)
@@ -198,31 +196,6 @@ class Opening:
     ruleset: dict
     step: Step
     sealed_size: int = 0  # the bucket of its sealed parts, from public data (pbem.game.sizes)
-
-
-def start_game(
-    scenario_name: str,
-    referee: PrivateIdentity,
-    us: PublicIdentity,
-    jp: PublicIdentity,
-    edition: str | None = None,
-    ground_support: list[dict] | None = None,
-    options: list[str] | None = None,
-) -> TurnFile:
-    """The genesis turn file: game id, scenario and its hash, rules, identities, first commitment.
-
-    ``ground_support`` replaces the scenario's Ground Support track (its
-    values are assumed, 3.0); the genesis file records it beside the
-    unchanged scenario document.  ``options`` are game options (``hidden-units``,
-    docs/hidden-units.md), recorded in the genesis file's public part.
-    """
-    new = open_game(scenario_name, {"US": us, "JP": jp, REFEREE: referee.public}, edition, ground_support, options)
-    return build_turn(
-        referee, game=new.game, seq=0, scenario=new.scenario_ref, ruleset=new.ruleset,
-        identities={"US": us, "JP": jp, REFEREE: referee.public},
-        public=new.step.public, views=new.step.views, referee_state=new.step.referee_state, next_seed=new_seed(),
-        min_bucket=new.sealed_size,
-    )
 
 
 def open_game(

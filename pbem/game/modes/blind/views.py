@@ -6,7 +6,7 @@ and the Japanese player's own view is his replay of the published record with
 his per-game secret and the orders he committed (kept in his private file in
 his game folder, or published at the end).  The rolls are the publications',
 each checked against the seed and salt that made it by the American player's
-own checks (:func:`pbem.game.blind_files.findings`) before any is shown.
+own checks (:func:`pbem.game.modes.blind.files.findings`) before any is shown.
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ import copy
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.datafiles import orders_from
+from pbem.loading.datafiles import orders_from
 from pbem.engine.deployment import apply_deployment
 from pbem.errors import BadInput, VerificationFailed
-from pbem.game import blind_files as bf
-from pbem.game import blind_run as br
-from pbem.game.exposure import pieces
+from pbem.game.modes.blind import files as bf, run as br
+from pbem.game.modes.blind.exposure import pieces
 from pbem.game.narrate import strengths
-from pbem.game.referee import genesis_step, record_step
+from pbem.game.step import genesis_step, record_step
 from pbem.model.common import HIDDEN_UNITS
 from pbem.model.state import GameState
 from pbem.protocol import blindfile, commitment
@@ -141,7 +140,7 @@ def setup_lines(under: dict[str, dict]) -> list[str]:
 
 def scenario_document(held: bf.BlindGame) -> dict:
     """The scenario as plain JSON (the genesis names it by id and hash, checked by :func:`blind_files.load`)."""
-    from pbem.datafiles import find_scenario, scenario_document as document
+    from pbem.loading.datafiles import find_scenario, scenario_document as document
 
     return document(find_scenario(held.loaded.scenario.id))
 

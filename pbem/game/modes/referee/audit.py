@@ -1,7 +1,7 @@
 """The audit: replay every adjudication and confirm every turn file, with no key at all.
 
 Input: the game folder's turn files and one or more reveal files
-(:mod:`pbem.game.reveal`).  Every opening in a reveal is checked against the
+(:mod:`pbem.game.modes.referee.reveal`).  Every opening in a reveal is checked against the
 commitment the signed turn file carries (full state, each view, the orders
 behind the published header); then, where the states and orders are
 revealed, each adjudication is replayed with the one engine and the revealed
@@ -22,46 +22,18 @@ finding, never a pass.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.protocol import signing
 from pbem.game.record_checks import view_problems
-from pbem.game.codec import state_from_json
-from pbem.game.nmr import orders_of_record, source_of
-from pbem.game.referee import genesis_step, play
-from pbem.game.reveal import Reveal, referee_reveal
-from pbem.game.scenario_ref import scenario_of
-from pbem.protocol.canonical import canonical_bytes
+from pbem.game.replay import AuditReport, replay_openings
+from pbem.game.modes.referee.reveal import Reveal, referee_reveal
 from pbem.protocol.chain import Finding, verify_chain
-from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.nmr import is_nmr
 from pbem.protocol.ordersfile import check_orders_commitment
-from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, check_state_commitment, check_view_commitment, commit_view
-
-
-@dataclass
-class AuditReport:
-    findings: list[Finding] = field(default_factory=list)
-    replayed: int = 0
-    views_checked: int = 0
-    not_replayed: list[int] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.findings
-
-
-def _same(a, b) -> bool:
-    """Whether a record read from a turn file and the replay's are written out alike.
-
-    Written without re-reading each text to look for non-string keys (``parsed``; issue 26): the question is
-    whether the bytes are equal, and the replay's documents come from the engine whose same output the referee
-    wrote out (and checked) when he made the file.
-    """
-    return canonical_bytes(a, parsed=True) == canonical_bytes(b, parsed=True)
+from pbem.protocol.turnfile import REFEREE, TurnFile, check_state_commitment, check_view_commitment
 
 
 def audit_with_key(folder: Path, referee: PrivateIdentity) -> AuditReport:
@@ -173,68 +145,3 @@ def _check_opening(report: AuditReport, reveal: Reveal, turn: TurnFile, opening)
             fail("the revealed orders are not the ones the player signed")
 
 
-def replay_openings(report: AuditReport, turns: dict[int, TurnFile], states: dict, orders: dict) -> None:
-    """Replay each adjudication whose state before it and orders are known (``states``: ``{seq: (full state,
-    view nonces, state nonce)}`` from a reveal, ``(full state, None)`` for a two-player file``, ``orders``: ``{seq: orders}``) and compare with the turn files."""
-    genesis = turns[0]
-    if 0 not in states:
-        report.not_replayed = sorted(turns)
-        return
-    loaded = scenario_of(genesis)
-    scenario_ref = {"id": genesis.scenario_id, "hash": genesis.scenario_hash}
-    opening = genesis_step(loaded, genesis.public["scenario_document"], game=genesis.game, scenario_ref=scenario_ref,
-                           ruleset=genesis.ruleset, overrides=genesis.public.get("overrides"), options=genesis.public.get("options"))
-    _compare(report, genesis, opening, states[0])
-    views = {0: opening.views}  # each replayed turn's views, which _compare checks against the signed commitments
-    for seq in sorted(turns)[1:]:
-        current = turns[seq]
-        if seq not in orders and seq - 1 in views and is_nmr(current.orders_header):
-            recomputed = _nmr_orders(report, current, views[seq - 1], loaded)
-            if recomputed is not None:
-                orders[seq] = recomputed
-        if seq - 1 not in states or seq not in orders:
-            report.not_replayed.append(seq)
-            continue
-        dice = DiceStream(current.dice.revealed_seed, current.dice.salt)
-        try:
-            step = play(loaded, current.ruleset, state_from_json(states[seq - 1][0]["state"]), orders[seq], dice,
-                        game=current.game, seq=seq, scenario_ref=scenario_ref, source=source_of(current))
-        except PbemError as exc:
-            report.findings.append(Finding(current.source, f"cannot replay: {exc.render()}", seq))
-            continue
-        report.replayed += 1
-        views[seq] = step.views
-        if list(current.dice.rolls) != dice.rolls:
-            report.findings.append(Finding(current.source, "the rolls recorded are not the rolls the replay makes", seq))
-        _compare(report, current, step, states.get(seq))
-
-
-def _nmr_orders(report: AuditReport, turn: TurnFile, views: dict, loaded):
-    """An NMR's orders, recomputed: the bot's on the missing side's view of the turn file answered (pbem.game.nmr)."""
-    side = turn.orders_header["body"]["side"]
-    try:
-        return orders_of_record(turn.orders_header, views[side], loaded)
-    except (PbemError, KeyError, ValueError) as exc:
-        report.findings.append(Finding(turn.source, f"cannot recompute the NMR orders of {side}: {exc}", turn.seq))
-        return None
-
-
-def _compare(report: AuditReport, turn: TurnFile, step, revealed) -> None:
-    if not _same(turn.public, step.public):
-        report.findings.append(Finding(turn.source, "the public record is not what the replay gives", turn.seq))
-    if revealed is None:
-        return
-    state, view_nonces = revealed[0], revealed[1]
-    if view_nonces is None:  # a two-player file: nothing sealed, the state is in clear and the views follow from it
-        if not _same(state, step.referee_state):
-            report.findings.append(Finding(turn.source, "the full state is not what the replay gives", turn.seq))
-        return
-    # The revealed state was checked against the state commitment already: the replay's matches it
-    # exactly when it matches the commitment, which spares writing out the revealed state again.
-    if not check_state_commitment(revealed[2], step.referee_state, turn.state_commitment, parsed=True):  # as in _same
-        report.findings.append(Finding(turn.source, "the sealed full state is not what the replay gives", turn.seq))
-    for side in SIDES:
-        if commit_view(view_nonces[side], step.views[side], parsed=True) != turn.view_commitments[side]:
-            report.findings.append(Finding(turn.source, f"the sealed {side} view is not what the replay gives", turn.seq))
-        else:
-            report.views_checked += 1

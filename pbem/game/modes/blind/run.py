@@ -6,10 +6,10 @@ mode) carries each message below in a signed file.  The two players:
 - the **Japanese player** holds the true position and a per-game secret.
   He commits his set-up (a root over the deployed markers) and his orders
   before the dice of his player-turn exist; he adjudicates every step with
-  the referee's own :func:`~pbem.game.referee.play`, and publishes after
+  the referee's own :func:`~pbem.game.step.play`, and publishes after
   each one the American view (built as a referee builds it), a new root
   over the counters on the map, and the openings the rules demand
-  (:func:`pbem.game.exposure.exposure`);
+  (:func:`pbem.game.modes.blind.exposure.exposure`);
 - the **American player** checks each opening against the root he already
   holds before he plays on, checks the dice, and signs an acknowledgement
   of every root he received.
@@ -33,11 +33,11 @@ from typing import Any, Callable
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.datafiles import LoadedScenario, orders_from
+from pbem.loading.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
-from pbem.game.exposure import exposure, pieces
+from pbem.game.modes.blind.exposure import exposure, pieces
 from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
-from pbem.game.referee import Step, genesis_step, play
+from pbem.game.step import Step, genesis_step, play
 from pbem.model.common import NOT_ON_MAP
 from pbem.model.state import GameState
 from pbem.protocol import commitment, dice, signing
