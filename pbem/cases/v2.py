@@ -13,7 +13,7 @@ from typing import Any
 from pbem.cases.load import LoadedCase
 from pbem.engine import exposure, sequence
 from pbem.engine.board import Board
-from pbem.engine.scoring import lines_of_communications, rounded_ratio, victory_report
+from pbem.engine.scoring import lines_of_communications, shown_ratio, victory_report
 from pbem.model.common import SIDES
 from pbem.model.state import GameState
 
@@ -70,7 +70,7 @@ def victory_outcome(loaded: LoadedCase, state: GameState) -> dict[str, Any]:
     ratio = report.ratio
     return {
         "points": {side: report.total(side) for side in SIDES},
-        "ratio": None if ratio is None else str(rounded_ratio(ratio)),
+        "ratio": None if ratio is None else str(shown_ratio(ratio)),
         "level": report.level,
         "by_source": by_source,
         "loc": lines_of_communications(loaded.board, loaded.scenario, state),

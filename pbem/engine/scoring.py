@@ -7,18 +7,20 @@ other terms (airfields, beaches, cut-off units, regions, the western edge)
 and the points awarded during the game (16.13 item 4, 16.34).  The ratio of
 U.S. to Japanese points gives the level (15.4).
 
-Reading of 15.4 (docs/leyte.md): the ratio is rounded half up to two
-decimals, as the table is printed; 3.00 or more is a U.S. Decisive victory,
-2.50-2.99 Substantive, 2.01-2.49 Marginal, exactly 2.00 a Draw, 1.50-1.99
-Japanese Marginal, 1.01-1.49 Japanese Substantive, 1.00 or less Japanese
-Decisive.  With no Japanese points the ratio is infinite (U.S. Decisive),
+Reading of 15.4 (I27, docs/leyte.md): the ratio is cut, not rounded, to two
+decimals, the schedule's precision, and the schedule is then read as
+written: 3.00 or more is a U.S. Decisive victory, 2.50-2.99 Substantive,
+2.01-2.49 Marginal, 2.00 (any ratio from 2.00 up to, not including, 2.01) a
+Draw, 1.50-1.99 Japanese Marginal, 1.01-1.49 Japanese Substantive, 1.00 or
+less Japanese Decisive.  So 2.995 is U.S. Substantive and 1.995 Japanese
+Marginal.  With no Japanese points the ratio is infinite (U.S. Decisive),
 unless neither side has any, which is read as a Draw.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 
 from pbem.engine import hexes
@@ -37,7 +39,7 @@ LEVELS = (
     (Decimal("1.50"), "Japanese Marginal"),
     (Decimal("1.01"), "Japanese Substantive"),
 )
-"""15.4's schedule: the lowest rounded ratio of each level, best for the U.S. first; below 1.01, Japanese Decisive."""
+"""15.4's schedule: the lowest ratio (cut to two decimals, I27) of each level, best for the U.S. first; below 1.01, Japanese Decisive."""
 
 
 @dataclass
@@ -76,22 +78,26 @@ class VictoryReport:
         return {
             "final": self.final,
             "points": {side: self.total(side) for side in SIDES},
-            "ratio": None if ratio is None else str(rounded_ratio(ratio)),
+            "ratio": None if ratio is None else str(shown_ratio(ratio)),
             "level": self.level,
             "rule": "15.4",
             "lines": [line.as_dict() for line in self.lines if line.points or line.items],
         }
 
 
-def rounded_ratio(ratio: Fraction) -> Decimal:
-    return (Decimal(ratio.numerator) / Decimal(ratio.denominator)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+def shown_ratio(ratio: Fraction) -> Decimal:
+    """The ratio 15.4 reads and every report prints: cut (not rounded) to two decimals (I27).
+
+    Exact: the hundredths are the integer part of 100 times the fraction, so 599/200 is 2.99, never 3.00.
+    """
+    return Decimal(ratio.numerator * 100 // ratio.denominator).scaleb(-2)
 
 
 def level_for(us: int, jp: int) -> str:
     """The level of victory for these totals (15.4, read as the module docstring says)."""
     if jp == 0:
         return "Draw" if us == 0 else LEVELS[0][1]
-    ratio = rounded_ratio(Fraction(us, jp))
+    ratio = shown_ratio(Fraction(us, jp))
     for floor, name in LEVELS:
         if ratio >= floor:
             return name
