@@ -130,6 +130,34 @@ def test_9_1_ground_support_alone_is_dg_only_refused():
     assert spi["combats"][0]["attack"] == 3
 
 
+def test_8_13_ground_support_alone_strikes_a_single_hex_in_spi():
+    """9.0 uses Ground Support exactly as artillery, and 8.13 lets a barrage with no unit attacking from an adjacent
+    hex strike one hex only: six points at 0505 and 0506 as one attack are refused in spi-1975 (issue 40)."""
+    units = [inf("us-1", "US", "0101"), inf("jp-1", "JP", "0505"), inf("jp-2", "JP", "0506")]
+    two_hexes = {"defenders": ["jp-1", "jp-2"], "gsp": 6}
+    spi = run(case(units, attacks=[two_hexes], gsp={"US": 6}, dice=[3], ruleset={"edition": "spi-1975"}))
+    assert not spi["valid"] and rules(spi) == {"8.13"}
+    assert "Ground Support" in spi["errors"][0]["message"] and "single hex" in spi["errors"][0]["message"]
+    # dg-2009 refuses Ground Support alone outright (9.1), and says so once, not again under 8.13.
+    dg = run(case(units, attacks=[two_hexes], gsp={"US": 6}, dice=[3]))
+    assert rules(dg) == {"9.1"}
+    # Each hex alone is a legal Ground Support attack in spi-1975 (9.12: the points may be split between targets).
+    split = run(case(units, attacks=[{"defenders": ["jp-1"], "gsp": 3}, {"defenders": ["jp-2"], "gsp": 3}], gsp={"US": 6},
+                     dice=[3, 3], ruleset={"edition": "spi-1975"}))
+    assert split["valid"] and [c["attack"] for c in split["combats"]] == [3, 3]
+
+
+def test_8_13_ground_support_joins_a_combined_attack_on_two_hexes():
+    """8.13's exception: with a unit attacking from a hex adjacent to both defenders, Ground Support adds to an attack
+    on two hexes (spi-1975 and dg-2009 alike)."""
+    units = [inf("us-1", "US", "0405"), inf("jp-1", "JP", "0505"), inf("jp-2", "JP", "0406")]
+    both = {"attackers": ["us-1"], "defenders": ["jp-1", "jp-2"], "gsp": 6}
+    for ruleset in ({"edition": "spi-1975"}, {"edition": "dg-2009"}):
+        out = run(case(units, attacks=[both], gsp={"US": 6}, dice=[3], ruleset=ruleset))
+        assert out["valid"], ruleset
+        assert out["combats"][0]["attack"] == 5 + 6
+
+
 def test_10_0_banzai_is_japanese_and_needs_infantry_or_engineers():
     units = [inf("us-1", "US", "0506"), inf("jp-1", "JP", "0507", a=2, d=3)]
     american = run(case(units, attacks=[attack(["us-1"], ["jp-1"], banzai=True)], dice=[3]))

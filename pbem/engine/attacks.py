@@ -72,10 +72,17 @@ class _AttackChecker:
                 self.add("7.0", None, f"{tag} has no attacking units and no Ground Support Points.")
             elif self.ruleset.dg:
                 self.add("9.1", None, f"{tag} uses Ground Support Points alone; in the dg-2009 edition they only add to an attack by at least one unit.")
-        # 8.13 is about a barrage: an attack with no barraging artillery never breaks it (a refused
-        # adjacent attacker is reported once, as itself, not again as a barrage nobody fires).
-        if barraging and not adjacent and defenders and len({self.placement.where(d) for d in defenders}) > 1:
-            self.add("8.13", None, f"{tag} barrages more than one hex; without units attacking from adjacent hexes a barrage strikes a single hex.")
+        # 8.13 is about a barrage, by artillery or by Ground Support Points, which 9.0 uses as artillery: an
+        # attack with neither never breaks it (a refused adjacent attacker is reported once, as itself, not
+        # again as a barrage nobody fires).
+        if not adjacent and defenders and len({self.placement.where(d) for d in defenders}) > 1:
+            if barraging:
+                self.add("8.13", None, f"{tag} barrages more than one hex; without units attacking from adjacent hexes a barrage strikes a single hex.")
+            elif attack.gsp and not attack.attackers and not attack.barrage and not self.ruleset.dg:
+                # dg-2009 has refused Ground Support alone already (9.1): one problem, not two.
+                self.add("8.13", None, f"{tag} aims {attack.gsp} Ground Support Points alone at more than one hex; they strike as "
+                         "artillery (9.0), and without units attacking from adjacent hexes a barrage strikes a single hex: "
+                         "give each hex its own attack, or add a unit that attacks from an adjacent hex.")
         self.tally.gsp += attack.gsp
         self._banzai(tag, attack, adjacent)
         self._advance_names(tag, attack)
