@@ -202,8 +202,31 @@ def _defense(rng: random.Random, board: Board, placement: Placement, defending: 
     )
 
 
-def random_turn(seed: int, cols: int, rows: int, count: int, *, ruleset: Ruleset | None = None, choices: bool = True) -> Turn:
-    """The player-turn named by ``seed``: ``count`` units (fewer after thinning) on a ``cols`` x ``rows`` map."""
+def _gsp_alone(seed: int, placement: Placement, phasing: str, attacks: list[Attack]) -> list[Attack]:
+    """Ground Support Points attacking alone (9.0-9.13): one to three attacks on enemies out of contact, each at one
+    hex or at two, with 1 to 3 points each.  Drawn from a generator of their own, so that every other part of the
+    turn a seed names stays as it was (the recorded outcomes of :mod:`tests.test_engine_equivalence`)."""
+    rng = random.Random(f"gsp-alone:{seed}")
+    touched = {e for es in _contacts(placement, phasing).values() for e in es}
+    attacked = {d for a in attacks for d in a.defenders}
+    free = [e for e in placement.units_of(_enemy(phasing)) if e not in touched and e not in attacked]
+    rng.shuffle(free)
+    added = []
+    for _ in range(rng.randint(1, 3)):
+        take = rng.choice((1, 2))
+        if len(free) < take:
+            break
+        defenders, free = free[:take], free[take:]
+        added.append(Attack(attackers=[], barrage=[], gsp=rng.randint(1, 3), defenders=defenders))
+    return added
+
+
+def random_turn(seed: int, cols: int, rows: int, count: int, *, ruleset: Ruleset | None = None, choices: bool = True,
+                gsp_alone: bool = False) -> Turn:
+    """The player-turn named by ``seed``: ``count`` units (fewer after thinning) on a ``cols`` x ``rows`` map.
+
+    ``gsp_alone`` adds Ground Support Points attacking alone, at one hex or two (:func:`_gsp_alone`), and the points
+    they use to the phasing side's allotment; the map, units, moves and other attacks are those the seed names without it."""
     rng = random.Random(seed)
     spec = _map(rng, cols, rows)
     board = Board(spec)
@@ -225,9 +248,16 @@ def random_turn(seed: int, cols: int, rows: int, count: int, *, ruleset: Ruleset
     if unattacked:  # enemies every neighbour of which attacks elsewhere: off the board (7.11)
         where = {u: h for u, h in where.items() if u not in unattacked}
         after = Placement(index, {u: h for u, h in after.locations().items() if u not in unattacked})
+    if gsp_alone:
+        alone = _gsp_alone(seed, after, phasing, attacks)
+        attacks = attacks + alone
+        gsp[phasing] += sum(a.gsp for a in alone)
     guns = [u.id for u in units if u.is_artillery and u.side != phasing]
     no_fpf = frozenset(g for g in guns if rng.random() < 0.1)
     state = GameState(position=Position(turn=1, phasing=phasing, phase=phase, gsp=gsp), units=tuple(units), locations={u.id: where.get(u.id, "eliminated") for u in units}, no_fpf=no_fpf)
     defense = _defense(rng, board, after, _enemy(phasing), attacks) if choices else None
-    dice = tuple(rng.randint(1, 6) for _ in attacks)
+    dice = tuple(rng.randint(1, 6) for _ in attacks[:len(attacks) - len(alone)]) if gsp_alone else tuple(rng.randint(1, 6) for _ in attacks)
+    if gsp_alone:
+        extra = random.Random(f"gsp-alone-dice:{seed}")
+        dice += tuple(extra.randint(1, 6) for _ in alone)
     return Turn(spec, ruleset, state, Orders(moves=moves, attacks=attacks), dice, defense)
