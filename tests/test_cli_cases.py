@@ -158,3 +158,14 @@ def test_the_readme_orders_example_is_valid():
     )
     result = pbem("orders", "check", str(example), "--position", "scenarios/test-skirmish.json")
     assert result.returncode == 0, result.stdout
+
+
+def test_the_readme_states_how_many_example_cases_pass():
+    """The README tells a new user what `pbem case run examples/cases` prints; it went stale once (44 for 94)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    stated = re.search(r"`(\d+) passed, 0 failed`", (root / "README.md").read_text(encoding="utf-8"))
+    assert stated is not None
+    assert int(stated.group(1)) == len(list((root / "examples" / "cases").rglob("*.json")))

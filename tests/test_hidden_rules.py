@@ -445,33 +445,86 @@ def test_6_0_a_dummys_zone_of_control_stops_an_american_move():
     assert not s.last["valid"] and "6.0" in {p["rule"] for p in s.last["problems"]}
 
 
-def test_19B6_a_dummy_scores_nothing_and_holds_no_objective():
+def test_i28_a_dummy_holds_an_objective_for_japan_and_scores_nothing_itself():
+    """I28 (Legion 19B.6, 5B): a dummy holds its hex, so one standing in a Japanese objective when it is scored
+    occupies it (15.21), exactly as a unit would; it is still worth nothing when removed (15.11, 15.12)."""
     objective = {"side": "JP", "hex": "0605", "points": 10, "source": "test"}
     w = world(objectives=[objective])
     holding = position(w, dummies=["0605", "0604"])
     report = victory_report(w.board, w.scenario, holding, final=True).as_dict()
-    assert report["points"] == {"US": 0, "JP": 0}
+    assert report["points"] == {"US": 0, "JP": 10}
+    line = next(line for line in report["lines"] if line["what"].startswith("occupying"))
+    # named by its hex, the marker the American view shows there, never by the dummy's id
+    assert line["items"] == ["0605"] and b"JP-dummy" not in canonical_bytes(report)
     removed = holding.model_copy(update={"locations": holding.locations | {"JP-dummy-2": ELIMINATED}})
-    assert victory_report(w.board, w.scenario, removed, final=True).as_dict()["points"]["US"] == 0
-    real = holding.model_copy(update={"locations": holding.locations | {"JP-dummy-1": ELIMINATED, "jp-inf-1": "0605"}})
-    assert victory_report(w.board, w.scenario, real, final=True).as_dict()["points"]["JP"] == 10
+    assert victory_report(w.board, w.scenario, removed, final=True).as_dict()["points"] == {"US": 0, "JP": 10}
+    gone = holding.model_copy(update={"locations": holding.locations | {"JP-dummy-1": ELIMINATED}})
+    assert victory_report(w.board, w.scenario, gone, final=True).as_dict()["points"] == {"US": 0, "JP": 0}
+    real = gone.model_copy(update={"locations": gone.locations | {"jp-inf-1": "0605"}})
+    real_report = victory_report(w.board, w.scenario, real, final=True).as_dict()
+    assert real_report["points"]["JP"] == 10
+    assert next(line for line in real_report["lines"] if line["what"].startswith("occupying"))["items"] == ["jp-inf-1"]
+
+
+def test_i28_a_dummy_on_a_beach_hex_scores_15_22_but_is_no_unit_for_the_terms_that_count_units():
+    """15.22 asks for a beach hex occupied, which a dummy does (I28); 15.33's cut-off units and 16.34's lines count
+    units by their value, and a dummy is worth nothing (15.11)."""
+    from pbem.model.scenario import VictoryTerm
+
+    w = world()
+    terms = [VictoryTerm(kind="beaches", side="JP", points=40, areas=["W"], source="15.22"),
+             VictoryTerm(kind="edge-loc", side="JP", other_side="US", of_side="JP", area="W", source="16.34")]
+    w = LoadedScenario(w.path, w.scenario.model_copy(update={"victory": terms}), w.board)
+    on_beach = position(w, dummies=["0103"])
+    report = victory_report(w.board, w.scenario, on_beach, final=True).as_dict()
+    beach = next(line for line in report["lines"] if line["source"] == "15.22")
+    assert beach["points"] == 40 and beach["items"] == ["0103"]
+    edge = [line for line in report["lines"] if line["source"] == "16.34"]
+    assert all("JP-dummy-1" not in line["items"] and "0103" not in line["items"] for line in edge)
+    away = position(w, dummies=["0605"])  # off the W hexes: nothing (a line with no points and no items is left out)
+    assert not any(line["source"] == "15.22" for line in victory_report(w.board, w.scenario, away, final=True).as_dict()["lines"])
 
 
 def test_16_34_the_american_view_does_not_tell_whether_a_timed_objective_was_held_by_a_dummy():
-    """Issue 19 item 6: the Ormoc award (16.34) is scored at the end of its Game-Turn if a real Japanese unit holds
-    the hex.  Under hidden units it stays out of the American view until the final report, so his view is the same
-    byte for byte whether the marker in Ormoc is a unit (award scored) or a dummy (none)."""
+    """Issue 19 item 6, then I28: the Ormoc award (16.34) is scored at the end of its Game-Turn if a Japanese counter
+    holds the hex, a dummy included.  Scoring it reveals nothing: the dummy stays on the map, unexposed, and the
+    American view is the same byte for byte whether the marker in Ormoc is a unit or a dummy (pbem still keeps the
+    award itself out of his view until the final report)."""
     ormoc = {"side": "JP", "hex": "0505", "points": 10, "name": "Ormoc", "at_end_of_turn": 1, "source": "16.34"}
     w = world(objectives=[ormoc])
     held = step(w, position(w, {"jp-inf-1": "0505"}, dummies=["0605"], phasing="JP"), {})
     bluff = step(w, position(w, {"jp-inf-1": "0605"}, dummies=["0505"], phasing="JP"), {})
-    assert [a.points for a in held.state.awards] == [10] and bluff.state.awards == ()  # the rule scored it ...
-    assert held.views["JP"]["victory"]["points"]["JP"] == 10  # ... and the Japanese player sees it
-    assert not held.over and us_bytes(held) == us_bytes(bluff)  # ... but the American view cannot tell
+    assert [a.points for a in held.state.awards] == [10] and [a.points for a in bluff.state.awards] == [10]  # I28
+    assert held.views["JP"]["victory"]["points"]["JP"] == 10 and bluff.views["JP"]["victory"]["points"]["JP"] == 10
+    assert bluff.state.locations["JP-dummy-1"] == "0505" and "JP-dummy-1" not in bluff.state.hidden.exposed
+    assert not any(e["type"] == "dummy_removed" for e in bluff.last["events"])
+    assert not held.over and us_bytes(held) == us_bytes(bluff)  # the American view cannot tell
     assert b"awarded" not in us_bytes(held) and held.views["US"]["victory"]["points"]["JP"] == 0
-    # the final victory report (15.4) names it, as it names every unit that scores
-    final = victory_report(w.board, w.scenario, held.state, final=True).as_dict()
-    assert any(line["what"].startswith("occupying Ormoc") and line["points"] == 10 for line in final["lines"])
+    # the final victory report (15.4) lists it, as it lists every point scored
+    for s in (held, bluff):
+        final = victory_report(w.board, w.scenario, s.state, final=True).as_dict()
+        assert final["points"]["JP"] == 10 and b"JP-dummy" not in canonical_bytes(final)
+        assert any(line["what"].startswith("occupying Ormoc") for line in final["lines"])
+
+
+def test_i28_the_final_report_shows_a_dummy_in_an_objective_as_the_marker_in_its_hex():
+    """The game ends with a dummy in the Japanese objective: both views' final report score it (I28), name only the
+    hex (the marker the American view shows), and the dummy is not exposed or removed by being scored."""
+    objective = {"side": "JP", "hex": "0605", "points": 15, "name": "Carigara", "source": "16.14"}
+    w = world(objectives=[objective])
+    last = position(w, {"jp-inf-1": "0303"}, dummies=["0605"], phasing="JP")
+    last = last.model_copy(update={"position": last.position.model_copy(update={"turn": w.scenario.last_turn})})
+    s = step(w, last, {})
+    assert s.over
+    for side in ("US", "JP"):
+        report = s.views[side]["victory"]
+        assert report["final"] and report["points"]["JP"] == 15
+        line = next(line for line in report["lines"] if line["what"].startswith("occupying Carigara"))
+        assert line["points"] == 15 and line["items"] == ["0605"]
+    assert s.public["victory"] == s.views["US"]["victory"]
+    assert b"JP-dummy" not in us_bytes(s) and b"JP-dummy" not in canonical_bytes(s.public)
+    assert s.state.locations["JP-dummy-1"] == "0605"
+    assert "0605" in {u["id"] for u in s.views["US"]["state"]["units"] if u["kind"] == fog.HIDDEN}
 
 
 # -- intelligence (19B.7) ----------------------------------------------------------------------------------------

@@ -15,6 +15,12 @@ Draw, 1.50-1.99 Japanese Marginal, 1.01-1.49 Japanese Substantive, 1.00 or
 less Japanese Decisive.  So 2.995 is U.S. Substantive and 1.995 Japanese
 Marginal.  With no Japanese points the ratio is infinite (U.S. Decisive),
 unless neither side has any, which is read as a Draw.
+
+Under the hidden-units option a dummy holds its hex (I28, Legion 19B.6 and
+5B): it occupies an objective (15.21) or a beach hex (15.22) for Japan as a
+unit would, and a report names it by its hex, the marker the American view
+shows.  It is worth nothing (15.11) and is no unit for the terms that count
+units or their value.
 """
 
 from __future__ import annotations
@@ -149,8 +155,20 @@ class _Scorer:
         return self.placement.where(unit_id) in self._traced[key]
 
     def on_map(self, side: Side) -> list[str]:
-        """The side's units on the map; a dummy is no unit for victory (19B.6: it scores and costs nothing)."""
+        """The side's units on the map that score by the unit: a dummy is worth nothing (15.11, 19B.6) and is no unit
+        for the terms that count units or their value (16.14's airfields, 15.33, 16.24, 16.34's lines)."""
         return [u for u in self.placement.units_of(side) if not self.units[u].is_dummy]
+
+    def holders(self, side: Side, hex_ids) -> list[str]:
+        """The side's counters occupying these hexes, dummies included (I28): a dummy holds its hex "for all game
+        purposes" (Legion 19B.6, 5B), so it occupies an objective (15.21) or a beach hex (15.22) as a unit does."""
+        hex_ids = set(hex_ids)
+        return [u for u in self.placement.units_of(side) if self.placement.where(u) in hex_ids]
+
+    def named(self, ids: list[str]) -> list[str]:
+        """How a report names the counters that score: a unit by its id; a dummy by its hex, the marker that is all
+        the American view shows of it (I28: the scoring reveals nothing)."""
+        return [self.placement.where(u) if self.units[u].is_dummy else u for u in ids]
 
     def value(self, ids) -> int:
         """The victory-point value of these units together (15.11)."""
@@ -174,13 +192,13 @@ class _Scorer:
 
     def _objective(self, objective: Objective) -> Line:
         label = objective.name or next((name for name, h in self.board.places.items() if h == objective.hex), objective.hex)
-        held = [u for u in self.placement.at(objective.hex) if self.units[u].side == objective.side and not self.units[u].is_dummy]
+        held = [u for u in self.placement.at(objective.hex) if self.units[u].side == objective.side]  # a dummy too (I28)
         what = f"occupying {label} ({objective.hex})"
         if not held:
             return Line(objective.side, what, 0, objective.source)
         if objective.loc and not any(self.has_loc(u) for u in held):
-            return Line(objective.side, what + ": no Line of Communications (15.31)", 0, objective.source, held)
-        return Line(objective.side, what, objective.points, objective.source, held)
+            return Line(objective.side, what + ": no Line of Communications (15.31)", 0, objective.source, self.named(held))
+        return Line(objective.side, what, objective.points, objective.source, self.named(held))
 
     def term(self, term: VictoryTerm) -> list[Line]:
         return getattr(self, "_" + term.kind.replace("-", "_"))(term)
@@ -193,9 +211,9 @@ class _Scorer:
         return [Line(term.side, "units in or next to an airfield", (term.points or 0) * len(scoring), term.source, scoring)]
 
     def _beaches(self, term: VictoryTerm) -> list[Line]:
-        hexes_ = self.board.area_hexes(term.areas)
-        there = [u for u in self.on_map(term.side) if self.placement.where(u) in hexes_]
-        return [Line(term.side, f"units on the {'/'.join(term.areas)} beaches", (term.points or 0) if there else 0, term.source, there)]
+        there = self.holders(term.side, self.board.area_hexes(term.areas))  # 15.22: occupying a hex, a dummy too (I28)
+        return [Line(term.side, f"units on the {'/'.join(term.areas)} beaches", (term.points or 0) if there else 0, term.source,
+                     self.named(there))]
 
     def _cut_off(self, term: VictoryTerm) -> list[Line]:
         enemy = enemy_of(term.side)
