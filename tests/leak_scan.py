@@ -144,7 +144,8 @@ def without_final_report(document: dict) -> dict:
 
     The game is over: the report is worked out on the true position and names
     the units that hold objectives or lines (docs/hidden-units.md, After the
-    game); a dummy never scores, which the scan still checks.
+    game); a dummy's id is never in it (one that holds an objective is named
+    by its hex, I28), which the scan still checks.
     """
     return {k: v for k, v in document.items() if k != "victory"}
 

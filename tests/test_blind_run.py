@@ -375,3 +375,44 @@ class StrongerDefenders(br.Japanese):
 def test_a_combat_resolved_with_other_strengths_than_opened_is_caught_at_once():
     record, jp = run("leyte-assault", japanese=StrongerDefenders)
     one(record.findings, seq=jp.lied, when=br.AT_ONCE, words="but the opened defenders and their FPF make")
+
+
+# -- victory (I28) ----------------------------------------------------------------------------------------------
+
+def test_i28_a_dummy_in_an_objective_scores_the_same_with_no_referee_as_with_one():
+    """I28: a dummy standing in an objective at the end occupies it for Japan.  Played with no referee, the final
+    report the Japanese player publishes scores it; the American's audit, replaying the engine, agrees; and the same
+    orders and rolls through the referee's step give the very same report, in both views.  No dummy id reaches the
+    American: the report names the marker's hex."""
+    from pbem.engine.dice import FixedDice
+    from pbem.game.step import play
+    from pbem.loading.datafiles import LoadedScenario
+    from pbem.model.scenario import Objective
+    from pbem.protocol.canonical import canonical_bytes
+
+    base = loaded("test-skirmish")
+    hill = Objective.model_validate({"side": "JP", "hex": "0304", "points": 7, "source": "15.21"})
+    variant = LoadedScenario(base.path, base.scenario.model_copy(update={"objectives": [*base.scenario.objectives, hill]}), base.board)
+    bot = br.bot_players(variant, {"JP": "greedy"}, 0)["JP"]
+    # The Japanese bot deploys (its dummies in 0204 and 0304, which its greedy play would leave for a unit), then
+    # both sides stand still; the American dice of this secret expose no dummy at the set-up (19B.7).
+    players = {"US": lambda view: {}, "JP": lambda view: bot(view) if not view["state"]["hidden"]["deployed"] else {}}
+    record, jp = br.run(variant, us=US, players=players, secret=JP_SECRET, us_secret=bytes([1]) * 32)
+    assert record.findings == [] and br.audit(variant, record, jp.secret, jp.orders) == []
+    setup = next(o for o in jp.orders.values() if "deployment" in o)
+    assert "0304" in setup["deployment"]["dummies"]
+    final = record.publications[-1].view
+    assert final["over"] and "0304" in br.markers_of(final)  # still a marker: being scored exposed nothing
+    line = next(line for line in final["victory"]["lines"] if line["what"].startswith("occupying Hill 522"))
+    assert line["points"] == 7 and line["items"] == ["0304"]
+    assert all(b"JP-dummy" not in canonical_bytes(p.view) for p in record.publications)
+    # The refereed mode: the same orders and rolls through the referee's step.
+    ruleset = br.ruleset_of(variant, None)
+    ref = {"id": variant.scenario.id, "hash": br.SELFPLAY}
+    step = br.genesis_step(variant, {}, game=record.game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
+    for pub in record.publications:
+        orders = jp.orders[pub.seq] if pub.side in ("JP", "setup") else record.us_orders[pub.seq][0]
+        step = play(variant, ruleset, step.state, orders, FixedDice([r["value"] for r in pub.rolls]), game=record.game,
+                    seq=pub.seq, scenario_ref=ref, source=f"step {pub.seq}")
+    assert step.over
+    assert step.views["US"]["victory"] == step.views["JP"]["victory"] == step.public["victory"] == final["victory"]
