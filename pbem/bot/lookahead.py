@@ -79,7 +79,8 @@ def candidate_count(think: float) -> int:
 
 
 DRAW_RATIO = float(next(floor for floor, level in LEVELS if level == "Draw"))
-"""15.4 judges a game by the ratio of U.S. to Japanese points, a draw at this ratio: the U.S. wins above it."""
+"""15.4 judges a game by the ratio of U.S. to Japanese points, a draw from this ratio up to 2.01 (I27: cut, not rounded):
+Japan wins below it, the U.S. from 2.01.  The margin below is a heuristic on the points, not a level."""
 
 
 def margin(loaded: LoadedScenario, state: GameState, side: str) -> float:
