@@ -86,3 +86,75 @@ def test_poll_says_what_is_wrong_with_a_maildir_gone_bad(tmp_path):
     assert done.returncode == 2, (done.returncode, said)  # bad input, not an internal error (exit 3)
     assert "is not a Maildir" in said and "cur/" in said and "[inbound] path" in said, said
     assert "Traceback" not in said and "FileNotFoundError" not in said
+
+
+# -- by mail: real servers ------------------------------------------------------------------------------------------
+import json  # noqa: E402
+
+from tests.mail_game import pbem  # noqa: E402
+from tests.mailservers import MailServers  # noqa: E402
+from tests.test_judge import _poll, _skirmish_started, _subjects, judge_env, make_judge, servers, start_game  # noqa: E402,F401
+
+
+def test_a_draft_mailed_for_orders_is_named_and_a_cut_off_file_asks_its_own_sender_to_send_it_again(tmp_path, servers):
+    home, players, side = _skirmish_started(tmp_path, servers)
+    mover = players[side]
+    turn = mover.game / "turn-0000.pbem"
+    draft = mover.dir / "orders-0000.json"
+    pbem("bot", turn, "--key", mover.key, "-o", draft)
+    mover.send("my orders", "attached", [(draft.name, draft.read_text())])
+    _poll(home)
+    replies = mover.collect()
+    reply = next(m for m in replies if "unsigned draft" in str(m["Subject"]))
+    text = reply.get_body().get_content()
+    assert "orders-0000.json" in text and "draft" in text
+    assert f"pbem submit orders-0000.json --turn turn-0000.pbem --key YOUR.key" in text, text
+    assert f"orders-0000-{side}.pbem" in text
+    assert not any("no orders found" in str(m["Subject"]) for m in replies)
+    # the signed file, cut off half-way (as a mail client may do with a long paste)
+    pbem("submit", draft, "--turn", turn, "--key", mover.key)
+    signed = (mover.game / f"orders-0000-{side}.pbem").read_text()
+    mover.send("orders", "attached", [("orders.pbem", signed[: len(signed) // 2])])
+    _poll(home)
+    refused = next(m for m in mover.collect() if "orders refused" in str(m["Subject"])).get_body().get_content()
+    assert "ask the sender" not in refused, refused
+    assert "send the same file again" in refused and "attached" in refused
+    assert not list((home / "games").glob("*/turn-0001.pbem"))
+
+
+def test_a_short_deadline_sends_no_reminder_before_or_with_the_turn_file_and_one_per_deadline(tmp_path, servers, monkeypatch):
+    """Reminders 24h and 2h before an 8-minute deadline would fall before the turn file was sent: none is sent;
+    with a 3-hour deadline the 2h one comes once, after the turn file."""
+    clock = tmp_path / "now"
+    clock.write_text("1000000")
+    monkeypatch.setenv("PBEM_JUDGE_NOW", f"@{clock}")
+    home, players, _ = make_judge(tmp_path, servers, inbound="maildir")
+    start_game(home, players, "test-skirmish", "--deadline", "8m", "--grace", "1h")
+    for t in (1000000, 1000000 + 60, 1000000 + 5 * 60, 1000000 + 7 * 60 + 59):
+        clock.write_text(str(t))
+        _poll(home)
+    for p in players.values():
+        subjects = _subjects(p)
+        assert any("turn file 0" in s for s in subjects)
+        assert not [s for s in subjects if "due by" in s], subjects
+    # a longer deadline: the 2h reminder, once, when its time comes (not at the turn file)
+    home2 = tmp_path / "second"
+    home2.mkdir()
+    clock.write_text("2000000")
+    others = MailServers(["judge", "us", "jp", "other"]).start()
+    try:
+        _a_three_hour_deadline(home2, others, clock)
+    finally:
+        others.stop()
+
+
+def _a_three_hour_deadline(home2: Path, servers, clock: Path) -> None:
+    h2, p2, _ = make_judge(home2, servers, inbound="maildir")
+    start_game(h2, p2, "test-skirmish", "--deadline", "3h", "--grace", "1h")
+    _poll(h2)
+    awaited = json.loads(pbem("judge", "list", h2, "--json"))["games"][0]["awaiting"]
+    assert not [s for s in _subjects(p2[awaited]) if "due by" in s]
+    clock.write_text(str(2000000 + 3600 + 1))  # 2h before the deadline
+    for _ in range(3):
+        _poll(h2)
+    assert len([s for s in _subjects(p2[awaited]) if "due by" in s]) == 1
