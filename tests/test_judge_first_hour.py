@@ -158,3 +158,43 @@ def _a_three_hour_deadline(home2: Path, servers, clock: Path) -> None:
     for _ in range(3):
         _poll(h2)
     assert len([s for s in _subjects(p2[awaited]) if "due by" in s]) == 1
+
+
+def _turn_mail(player, seq: int):
+    return next(m for m in player.mails if f"turn file {seq} (" in str(m["Subject"]))
+
+
+def test_a_turn_mail_carries_the_file_once_and_tells_what_happened_as_the_players_own_view(tmp_path, servers):
+    """Hidden units, leyte-assault: each turn file travels once (an attachment, not again in the text), and the text
+    tells every combat with its odds, die and result and what moved in the reader's sight — the lines ``pbem view``
+    prints from his own view, so the American learns nothing more of the hidden Japanese."""
+    home, players, _ = make_judge(tmp_path, servers, inbound="maildir")
+    start_game(home, players, "leyte-assault", "--option", "hidden-units")
+    for _ in range(12):
+        _poll(home)
+        for p in players.values():
+            p.collect()
+        if all((p.game / "turn-0003.pbem").exists() for p in players.values()):
+            break
+        for p in players.values():
+            p.move()
+    sizes = {}
+    for seq in range(4):
+        for side, p in players.items():
+            mail = _turn_mail(p, seq)
+            raw = mail.as_bytes()
+            sizes[seq, side] = len(raw)
+            assert raw.count(b"BEGIN PBEM TURN") == 1, (seq, side)  # once: the attachment
+            turn = p.game / f"turn-{seq:04d}.pbem"
+            assert len(raw) < len(turn.read_bytes()) * 1.1 + 8000, (seq, side, len(raw))
+            body = mail.get_body(("plain",)).get_content()
+            if seq == 0:
+                continue
+            view = pbem("view", turn, "--key", p.key)
+            told = view.split("Last player-turn", 1)[1].split("\n\n", 1)[0]
+            for line in told.splitlines()[1:]:
+                assert line.strip() in body, (seq, side, line)
+    us2 = _turn_mail(players["US"], 2).get_body(("plain",)).get_content()
+    assert "Combat 1" in us2 and "die " in us2 and "came in at" in us2, us2  # the American's own attacks and landings
+    assert max(v for (seq, _), v in sizes.items() if seq) < 60_000  # docs/judge.md: about 40 KB a turn
+    pbem("verify", players["US"].game)
