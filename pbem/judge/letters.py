@@ -106,12 +106,7 @@ def compose(
         message["X-Pbem-Game"] = game
     message.set_content(body)
     for name, text in attachments:
-        # A pbem file is ASCII armour in short lines: sent as it is (7bit), a third smaller than in base64.
-        plain = text.isascii() and all(len(line) <= 900 for line in text.splitlines())
-        if plain:
-            message.add_attachment(text, subtype="plain", charset="us-ascii", cte="7bit", filename=name)
-        else:
-            message.add_attachment(text.encode("utf-8"), maintype="application", subtype="octet-stream", filename=name)
+        message.add_attachment(text.encode("utf-8"), maintype="application", subtype="octet-stream", filename=name)
     return message.as_bytes(policy=email.policy.SMTP)
 
 
