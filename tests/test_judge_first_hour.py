@@ -200,3 +200,25 @@ def test_a_turn_mail_carries_the_file_once_and_tells_what_happened_as_the_player
     assert "Combat 1" in us2 and "die " in us2 and "came in at" in us2, us2  # the American's own attacks and landings
     assert max(v for (seq, _), v in sizes.items() if seq) < 75_000  # docs/judge.md: about 55 KB a turn
     pbem("verify", players["US"].game)
+
+
+def test_verify_replay_mine_and_audit_name_the_turn_the_bot_played_for_a_late_player(tmp_path):
+    """An NMR turn (the bot's orders for the late player) is named wherever a player looks back on the game."""
+    from tests.play_game import new_game
+
+    turn = new_game(tmp_path)
+    game = turn.parent
+    done = _run("adjudicate", turn, "--nmr", "US", "--key", tmp_path / "ref.key")
+    assert done.returncode == 0, done.stderr
+    verified = _run("verify", game)
+    assert verified.returncode == 0, verified.stdout
+    assert "turn-0001.pbem" in verified.stdout and "NMR" in verified.stdout and "US" in verified.stdout, verified.stdout
+    as_json = json.loads(_run("verify", game, "--json").stdout)
+    assert as_json["nmr"] == [{"file": "turn-0001.pbem", "seq": 1, "side": "US"}]
+    mine = _run("verify", game, "--replay-mine", "--key", tmp_path / "us.key")
+    assert mine.returncode == 0, mine.stdout + mine.stderr
+    assert "turn-0001.pbem" in mine.stdout and "NMR" in mine.stdout and "your" in mine.stdout, mine.stdout
+    assert _run("reveal", game, "--key", tmp_path / "ref.key", "-o", tmp_path / "reveal.pbem").returncode == 0
+    audited = _run("audit", game, "--reveal", tmp_path / "reveal.pbem")
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert "turn-0001.pbem" in audited.stdout and "NMR" in audited.stdout and "recomputed" in audited.stdout, audited.stdout
