@@ -189,5 +189,6 @@ def test_a_reopened_page_says_its_orders_were_already_submitted(game, tmp_path):
     with TestClient(build_app(again, TOKEN), base_url="http://127.0.0.1") as c:
         page = c.get(f"/{TOKEN}/").text
     facts = json.loads(page.split('id="pbem-play">')[1].split("</script>")[0])
-    assert facts["submitted"] == {"revision": 1, "file": "orders-0000-US.pbem", "to": "the referee"}
+    assert facts["submitted"]["revision"] == 1 and facts["submitted"]["file"] == "orders-0000-US.pbem"
+    assert facts["submitted"]["to"].startswith("the referee") and "the judge" in facts["submitted"]["to"]  # both kinds of game
     assert "already submitted" in page  # the script's words, shown on load

@@ -147,3 +147,26 @@ def test_a_path_into_the_enemy_is_shown_broken_where_the_player_looks_and_the_de
         assert not errors
     finally:
         play.stop()
+
+
+def test_a_reopened_page_says_its_orders_were_already_submitted(browser, tmp_path):
+    turn = new_game(tmp_path)
+    key = tmp_path / "us.key"
+    play = Play(turn, key)
+    try:
+        tab, errors = _open(browser, play.url)
+        tab.click("#submit-orders")
+        tab.wait_for_function("document.getElementById('status').textContent.startsWith('wrote ')")
+        assert not errors
+    finally:
+        play.stop()
+    again = Play(turn, key)
+    try:
+        tab, errors = _open(browser, again.url)
+        tab.wait_for_function("document.getElementById('status').textContent.includes('already submitted')")
+        status = tab.inner_text("#status")
+        assert "revision 1" in status and "orders-0000-US.pbem" in status and "the judge" in status, status
+        tab.screenshot(path=str(SHOTS / "reopened.png"))
+        assert not errors
+    finally:
+        again.stop()

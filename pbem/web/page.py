@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.model.common import OFFMAP
-from pbem.web.session import Sitting
+from pbem.web.session import Sitting, addressee
 
 
 def _asset(name: str) -> str:
@@ -70,7 +70,7 @@ def _submitted(sitting: Sitting) -> dict[str, Any] | None:
         return None
     latest = record["revisions"][-1]
     to, _ = submission_mail(turn, sitting.side, sitting.turn_path.parent / latest["file"], latest["revision"])
-    return {"revision": latest["revision"], "file": latest["file"], "to": to}
+    return {"revision": latest["revision"], "file": latest["file"], "to": addressee(to)}
 
 
 def page_html(sitting: Sitting) -> str:

@@ -593,7 +593,7 @@ addModes();
 busy = api('state').then(r => {
   if (r.status === 200) { doc = normalise(r.data.document); analysis = r.data.analysis; draw(); }
   else say(r.data.error || 'the page server did not answer', true);
-  if (D.submitted) say('already submitted: revision ' + D.submitted.revision + ' in ' + D.submitted.file + ' (' + D.submitted.to
-                       + '). Submit again only to send a new revision.');
+  if (D.submitted) say('already submitted: revision ' + D.submitted.revision + ' in ' + D.submitted.file + ', for ' + D.submitted.to
+                       + '. Submit again only to send a new revision.');
   return openView();
 });
