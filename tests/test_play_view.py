@@ -56,8 +56,15 @@ def _in_view(tab, selector: str, on_map: bool = True) -> bool:
     }""", [selector, on_map])
 
 
-@pytest.mark.parametrize("seq, side", [(1, "JP"), (2, "US")])
-def test_the_page_opens_on_the_players_own_counters_and_lists_them(browser, game, seq, side):
+@pytest.fixture(scope="module")
+def hidden_game(tmp_path_factory) -> Path:
+    """The same under hidden units: turn file 0 is the Japanese set-up, 1 the American's, 2 the Japanese's, 3 the American's."""
+    return play_bot_game(tmp_path_factory.mktemp("hidden"), "leyte-assault", options=["hidden-units"], player_turns=3, exits=False)
+
+
+@pytest.mark.parametrize("hidden, seq, side", [(False, 1, "JP"), (False, 2, "US"), (True, 0, "JP"), (True, 2, "JP"), (True, 3, "US")])
+def test_the_page_opens_on_the_players_own_counters_and_lists_them(browser, request, hidden, seq, side):
+    game = request.getfixturevalue("hidden_game" if hidden else "game")
     turn = game / f"turn-{seq:04d}.pbem"
     key = game.parent / f"{side.lower()}.key"
     planner = planner_of(turn, key)
@@ -68,8 +75,13 @@ def test_the_page_opens_on_the_players_own_counters_and_lists_them(browser, game
         tab, errors = _open(browser, play.url)
         seen = [u for u in on_map if _in_view(tab, f'#map .counter[data-unit="{u}"]')]
         SHOTS.mkdir(exist_ok=True)
-        tab.screenshot(path=str(SHOTS / f"open-{seq}-{side}.png"))
+        tab.screenshot(path=str(SHOTS / f"open-{'hidden-' if hidden else ''}{seq}-{side}.png"))
         assert seen, f"none of {side}'s {len(on_map)} counters is in view on load"
+        if hidden and seq == 0:  # the secret set-up: its own list of the units to place (19B.2)
+            listed = tab.eval_on_selector_all("#setup-units [data-setup-unit]", "bs => bs.map(b => b.dataset.setupUnit)")
+            assert sorted(listed) == on_map
+            assert not errors
+            return
         listed = tab.eval_on_selector_all("#on-map [data-on-map]", "bs => bs.map(b => b.dataset.onMap)")
         assert sorted(listed) == on_map
         # a click on one far from the view centres the map on it
