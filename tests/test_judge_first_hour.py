@@ -218,6 +218,8 @@ def test_verify_replay_mine_and_audit_name_the_turn_the_bot_played_for_a_late_pl
     mine = _run("verify", game, "--replay-mine", "--key", tmp_path / "us.key")
     assert mine.returncode == 0, mine.stdout + mine.stderr
     assert "turn-0001.pbem" in mine.stdout and "NMR" in mine.stdout and "your" in mine.stdout, mine.stdout
+    status = _run("status", game, "--key", tmp_path / "us.key")
+    assert "turn-0001.pbem: NMR" in status.stdout and "your (US) orders were the bot's" in status.stdout, status.stdout
     assert _run("reveal", game, "--key", tmp_path / "ref.key", "-o", tmp_path / "reveal.pbem").returncode == 0
     audited = _run("audit", game, "--reveal", tmp_path / "reveal.pbem")
     assert audited.returncode == 0, audited.stdout + audited.stderr
