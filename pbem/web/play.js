@@ -494,6 +494,7 @@ function onMap(ev) {
   if (mode === 'intel') {
     if (!hex) return;
     if (!D.markers.includes(hex) && !((doc.intelligence || {}).priority || []).includes(hex)) { say(hex + ' holds no hidden marker', true); return; }
+    say(hex + (((doc.intelligence || {}).priority || []).includes(hex) ? ' taken out of' : ' added to') + ' the priority list (19B.7)');
     return setPriority(i => { i.priority = i.priority || []; toggle(i.priority, hex); });
   }
   if (mode === 'defense') {
@@ -505,11 +506,13 @@ function onMap(ev) {
         let route = routes.find(r => r.unit === who);
         if (!route) { route = {unit: who, path: []}; routes.push(route); }
         route.path.push(hex);
+        say(who + ' retreats by ' + route.path.join(' '));
       });
     }
     if (!mine) return;
-    if (!fpfGun || !D.mine[fpfGun].artillery || unit === fpfGun) { fpfGun = unit === fpfGun ? null : unit; draw(); return; }
+    if (!fpfGun || !D.mine[fpfGun].artillery || unit === fpfGun) { fpfGun = unit === fpfGun ? null : unit; say(fpfGun ? fpfGun + ' selected' : ''); draw(); return; }
     const gun = fpfGun; fpfGun = null;
+    say(gun + ' gives Final Protective Fire to ' + unit + ' (8.4)');
     return change(() => { doc.defense = doc.defense || {}; doc.defense.fpf = (doc.defense.fpf || []).concat([{artillery: gun, defender: unit}]); });
   }
   if (ev.shiftKey && selected && hex) return layStep(selected, hex);
@@ -526,15 +529,17 @@ function setupClick(hex) {
   const mine = doc.deployment;
   if (dummyMode) {
     if (!D.deployment.dummy_hexes.includes(hex) && !mine.dummies.includes(hex)) { say(hex + ' is not a hex a dummy may take', true); return; }
+    say(mine.dummies.includes(hex) ? 'dummy taken away from ' + hex : 'dummy placed in ' + hex);
     return change(() => { toggle(mine.dummies, hex); });
   }
   if (!selected) {
     const who = Object.entries(mine.units).find(([, h]) => h === hex);
-    if (who) { selected = who[0]; draw(); } else say('pick a unit from the list first', true);
+    if (who) { selected = who[0]; say(who[0] + ' selected: click one of the marked hexes'); draw(); } else say('pick a unit from the list first', true);
     return;
   }
   if (!D.deployment.unit_hexes[selected].includes(hex)) { say(hex + ' is not a hex ' + selected + ' may set up in', true); return; }
   const unit = selected; selected = null;
+  say(unit + ' set up in ' + hex);
   return change(() => {
     for (const [u, h] of Object.entries(mine.units)) if (h === hex && u !== unit) delete mine.units[u];
     mine.units[unit] = hex;
