@@ -54,7 +54,7 @@ def init(
     if (home / SETTINGS).exists():
         raise BadInput("is already a judge's home", file=str(home), hint="choose another folder; judge.toml is never overwritten")
     if maildir is not None:
-        from pbem.judge.transport import MAILDIR_PARTS, maildir_problem
+        from pbem.judge.home import MAILDIR_PARTS, maildir_problem
 
         wrong = maildir_problem(maildir)
         if wrong and make_maildir and not maildir.is_file() and not any(
@@ -64,8 +64,8 @@ def init(
             typer.echo(f"made the Maildir {maildir}: have your mail server deliver the judge's mail there")
         elif wrong:
             raise BadInput(wrong, file=str(maildir), field="--maildir",
-                           hint="give the Maildir your mail server delivers the judge's mail to (docs/judge.md, 'A Maildir from "
-                                "Dovecot'), or add --make-maildir to make this folder one")
+                           hint="give the Maildir your mail server delivers the judge's mail to (docs/judge.md, 'Setting up "
+                                "with Dovecot'), or add --make-maildir to make this folder one")
     inbound = ({"kind": "imap"} | _host_port(imap, "--imap") | {"tls": tls, "folder": "INBOX"}) if imap else \
         {"kind": "maildir", "path": str(maildir.resolve())}
     if user:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from pbem.errors import BadInput
-from pbem.judge.home import ENVIRONMENT, Settings
+from pbem.judge.home import ENVIRONMENT, Settings, maildir_problem
 
 Store = Callable[[str, bytes], None]
 """``store(source_key, raw)``: commit one raw message; returns once it is safe."""
@@ -47,27 +47,12 @@ def fetch(settings: Settings, store: Store, limit: int = 500) -> int:
     return _fetch_imap(inbound, store, limit)
 
 
-MAILDIR_PARTS = ("cur", "new", "tmp")
-
-
-def maildir_problem(path: Path) -> str | None:
-    """What keeps ``path`` from being a Maildir (a folder holding cur/, new/ and tmp/), or None when it is one."""
-    if not path.exists():
-        return "does not exist"
-    if not path.is_dir():
-        return "is a file, not a Maildir folder"
-    missing = [p for p in MAILDIR_PARTS if not (path / p).is_dir()]
-    if missing:
-        return f"is not a Maildir: it has no {', '.join(p + '/' for p in missing)} folder{'s' if len(missing) > 1 else ''} (a Maildir holds cur/, new/ and tmp/)"
-    return None
-
-
 def _fetch_maildir(path: Path, store: Store, limit: int) -> int:
     wrong = maildir_problem(path)
     if wrong:
         raise BadInput(wrong, file=str(path), field="[inbound] path",
                        hint="point [inbound] path in judge.toml at the Maildir your mail server delivers the judge's mail to "
-                            "(docs/judge.md, 'A Maildir from Dovecot')")
+                            "(docs/judge.md, 'Setting up with Dovecot')")
     box = mailbox.Maildir(str(path), factory=None, create=False)
     taken = 0
     for key in sorted(box.keys())[:limit]:
