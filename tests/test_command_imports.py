@@ -63,7 +63,7 @@ OTHER_COMMANDS = {
     "map check": (["map", "check", str(ROOT / "scenarios" / "leyte" / "map.json")], READS_INPUT),
     "schema write": (["schema", "write", "{OUT}/schemas"], READS_INPUT),
     "judge init": (["judge", "init", "{OUT}/judge", "--address", "judge@example.org", "--key", "ref.key",
-                    "--maildir", "{OUT}/Maildir", "--smtp", "127.0.0.1:2525", "--tls", "none"], READS_INPUT),
+                    "--maildir", "{OUT}/Maildir", "--make-maildir", "--smtp", "127.0.0.1:2525", "--tls", "none"], READS_INPUT),
 }
 
 #: The commands of a game with hidden units and no referee, run on a copy of a finished demo game (its last file or the

@@ -172,3 +172,23 @@ def test_the_defense_choices_offered_are_those_validate_accepts(game, ruleset):
         found = standing_problems(planner.board, rules, planner.state, "US", Defense(**{key: entry}))
         assert offered[key] == (not found), (key, found)
     assert offered["gsp_fpf"] == (ruleset == {"edition": "spi-1975"})
+
+
+def test_a_reopened_page_says_its_orders_were_already_submitted(game, tmp_path):
+    """Issue 38: a page opened again on a turn file already answered says so (revision, file, whom it went to)."""
+    base, turn = game
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / turn.name).write_bytes(turn.read_bytes())
+    key = read_private(base / "us.key", None)
+    first = Sitting.open(folder / turn.name, key, None)
+    with TestClient(build_app(first, TOKEN), base_url="http://127.0.0.1") as c:
+        assert '"submitted": null' in c.get(f"/{TOKEN}/").text
+        post(c, "submit", {"document": {"moves": [], "attacks": []}})
+    again = Sitting.open(folder / turn.name, key, None)
+    with TestClient(build_app(again, TOKEN), base_url="http://127.0.0.1") as c:
+        page = c.get(f"/{TOKEN}/").text
+    facts = json.loads(page.split('id="pbem-play">')[1].split("</script>")[0])
+    assert facts["submitted"]["revision"] == 1 and facts["submitted"]["file"] == "orders-0000-US.pbem"
+    assert facts["submitted"]["to"].startswith("the referee") and "the judge" in facts["submitted"]["to"]  # both kinds of game
+    assert "already submitted" in page  # the script's words, shown on load

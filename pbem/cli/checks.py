@@ -41,6 +41,9 @@ def verify(
     sources = paths[0] if len(paths) == 1 and paths[0].is_dir() else paths
     result = verify_game(sources, {p if p.is_dir() else p.parent for p in paths}, replay_with=identity)
     findings = result.findings
+    from pbem.game.nmr_turns import nmr_lines, nmr_turns
+
+    missed = nmr_turns(result.turns)
     if as_json:
         output.echo_json({
             "ok": not findings,
@@ -51,6 +54,7 @@ def verify(
             "first_bad": findings[0].file if findings else None,
             "findings": [{"file": f.file, "seq": f.seq, "problem": f.problem} for f in findings],
             "notes": result.notes,
+            "nmr": [t.as_dict() for t in missed],
         })
     elif findings:
         typer.echo(f"NOT VERIFIED: first bad file {findings[0].file}")
@@ -60,9 +64,28 @@ def verify(
         last = max((t.seq for t in result.turns), default=0)
         typer.echo(f"verified {len(result.turns)} turn file(s) of game {result.game}, {result.parties}, 0 to {last}: "
                    f"signatures, hash chain, orders headers, seeds and all {result.rolls} roll(s) hold")
+        mine = _side_of(result.turns, identity) if identity is not None else None
+        genesis = next((t for t in result.turns if t.seq == 0), None)
+        hidden = genesis is not None and "hidden-units" in ((genesis.public or {}).get("options") or [])
+        replayed = ("your view lacks the hidden units its combats met, so the audit after the game replays it"
+                    if hidden and mine == "US" else "--replay-mine recomputed the bot's orders from your view and replayed them")
+        for line in nmr_lines(missed, how="pbem verify checked its NMR record", mine=mine,
+                              how_mine=f"pbem verify checked its NMR record; {replayed}"):
+            typer.echo(f"  {line}")
         for note in result.notes:
             typer.echo(f"  {note}")
     raise typer.Exit(1 if findings else 0)
+
+
+def _side_of(turns, identity) -> str | None:
+    """The side ``identity`` plays in the game of ``turns`` (None for the referee or a stranger)."""
+    from pbem.game.roles import role_of
+
+    latest = max(turns, key=lambda t: t.seq, default=None)
+    if latest is None:
+        return None
+    role = role_of(latest, identity)
+    return role if role in ("US", "JP") else None
 
 
 @app.command()
@@ -143,6 +166,12 @@ def audit(
     if report.views_checked:
         parts.append(f"{report.views_checked} sealed view(s) confirmed")
     typer.echo("; ".join(parts))
+    from pbem.game.nmr_turns import nmr_lines, nmr_turns
+    from pbem.loading.folder import turn_files
+
+    for line in nmr_lines(nmr_turns(load_turn(path) for path in turn_files(game)),
+                          how="the audit recomputed the bot's orders from that side's view and replayed them"):
+        typer.echo(f"  {line}")
 
 
 def _mode(game: Path):

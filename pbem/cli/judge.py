@@ -31,6 +31,7 @@ def init(
     maildir: Annotated[Optional[Path], typer.Option("--maildir", help="Read mail from this Maildir (delivered by the host's mail server).")] = None,
     tls: Annotated[str, typer.Option("--tls", help="starttls (the default), ssl or none (only for a server on this host).")] = "starttls",
     user: Annotated[Optional[str], typer.Option("--user", help="The login for IMAP and SMTP; passwords from PBEM_JUDGE_IMAP_PASSWORD and PBEM_JUDGE_SMTP_PASSWORD.")] = None,
+    make_maildir: Annotated[bool, typer.Option("--make-maildir", help="Make the --maildir folder (cur/, new/, tmp/) when it is not a Maildir yet.")] = False,
 ) -> None:
     """Make a judge's home: settings (judge.toml), database (judge.sqlite), readable by you only."""
     import os
@@ -52,6 +53,19 @@ def init(
     passphrase_needed(key)  # reads it: a file that is no key is refused here, not at the first poll
     if (home / SETTINGS).exists():
         raise BadInput("is already a judge's home", file=str(home), hint="choose another folder; judge.toml is never overwritten")
+    if maildir is not None:
+        from pbem.judge.home import MAILDIR_PARTS, maildir_problem
+
+        wrong = maildir_problem(maildir)
+        if wrong and make_maildir and not maildir.is_file() and not any(
+                (maildir / p).exists() and not (maildir / p).is_dir() for p in MAILDIR_PARTS):
+            for part in MAILDIR_PARTS:
+                (maildir / part).mkdir(mode=0o700, parents=True, exist_ok=True)
+            typer.echo(f"made the Maildir {maildir}: have your mail server deliver the judge's mail there")
+        elif wrong:
+            raise BadInput(wrong, file=str(maildir), field="--maildir",
+                           hint="give the Maildir your mail server delivers the judge's mail to (docs/judge.md, 'Setting up "
+                                "with Dovecot'), or add --make-maildir to make this folder one")
     inbound = ({"kind": "imap"} | _host_port(imap, "--imap") | {"tls": tls, "folder": "INBOX"}) if imap else \
         {"kind": "maildir", "path": str(maildir.resolve())}
     if user:
@@ -120,7 +134,7 @@ def poll(home: Home) -> None:
     report = one_pass(home)
     typer.echo(report.line())
     if report.errors:
-        raise typer.Exit(1)
+        raise typer.Exit(2 if report.bad_settings else 1)
 
 
 @judge_app.command()

@@ -121,6 +121,11 @@ def _last(last: dict[str, Any]) -> list[str]:
     return lines
 
 
+def last_lines(last: dict[str, Any]) -> list[str]:
+    """The last player-turn of a view, told as ``pbem view`` tells it (the judge's turn mail uses it too)."""
+    return _last(last)
+
+
 def _units(state: dict[str, Any]) -> list[str]:
     units = {u["id"]: u for u in state["units"]}
     lines = []

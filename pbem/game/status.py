@@ -149,6 +149,10 @@ def _status_of(folder: Path, holder: PublicIdentity | None, key_hint: str, opene
     status = Status(str(folder), not report.findings, problem, latest, role, "", title=genesis.public.get("title") if genesis else None)
     if opened is not None:  # say what the key let it check
         status.notes += [n for n in report.notes if n.startswith(("checked your", "replayed", "re-judged"))]
+    from pbem.game.nmr_turns import nmr_lines, nmr_turns
+
+    # the turns the bot played for a late player (NMR): a player looking back on his game sees which were not his orders
+    status.notes += nmr_lines(nmr_turns(turns), how="its NMR record verifies", mine=role if role in ("US", "JP") else None)
     public = latest.public if isinstance(latest.public, dict) else {}
     if unreadable:
         status.verified = False

@@ -20,7 +20,9 @@ def apply_deadlines(judge: Judge) -> int:
     rows = judge.db.execute("SELECT * FROM games WHERE over = 0 AND deadline IS NOT NULL AND awaiting IS NOT NULL").fetchall()
     for row in rows:
         deadline, grace, now = row["deadline"], row["grace_s"], judge.now
-        due = [i for i, offset in enumerate(offsets) if deadline - offset <= now < deadline]
+        # A reminder whose time falls before the turn file was mailed (row["since"]) would come with it or before
+        # it (a deadline shorter than the reminder's offset): it is never sent.
+        due = [i for i, offset in enumerate(offsets) if row["since"] < deadline - offset <= now < deadline]
         late = row["awaiting"]
         subject = f"[pbem {row['id'][:8]}] {row['scenario']}"
         if due:

@@ -115,6 +115,8 @@ def turn_letter(judge: Judge, row: sqlite3.Row, turn: TurnFile, folder: Path, si
     elif last:
         lines.append(f"{last['side']} orders carried out: {len(last.get('combats', []))} combat(s)." if last.get("valid")
                      else f"{last['side']} orders were not applied (rule problems, told to their writer).")
+    if turn.seq > 0:
+        lines += happened_lines(judge, turn, folder, side)
     awaiting = public.get("awaiting")
     if public.get("over"):
         what = "game over"
@@ -127,8 +129,35 @@ def turn_letter(judge: Judge, row: sqlite3.Row, turn: TurnFile, folder: Path, si
     lines += ["", *status_lines(folder, turn, side), "",
               f"Answer by mail to {judge.settings.address}: attach your orders file (or paste it whole in the body).",
               "Mail the word 'status' for the status of your games" + (", 'extend' for more time." if not public.get("over") else "."),
-              "", f"The turn file is attached as {turn_name(turn.seq)}, and here it is as text:", "", turn.text]
+              "", f"The turn file is attached as {turn_name(turn.seq)} ({len(turn.text.encode()) // 1024 + 1} KB): save it in your "
+                  "game folder, beside the earlier ones."]
     return f"{mail_subject(turn, f'turn file {turn.seq}')} ({what})", "\n".join(lines)
+
+
+def happened_lines(judge: Judge, turn: TurnFile, folder: Path, side: str) -> list[str]:
+    """What the last player-turn did, as ``side``'s own view of ``turn`` tells it (``pbem view``): every move in his
+    sight and every combat with its odds, die and result; under hidden units the American reads only what his view
+    shows.  Built by the same function that seals each view, from the referee state; empty if it cannot be read."""
+    from pbem.game.codec import state_from_json
+    from pbem.game.narrate import last_lines
+    from pbem.game.views import build_view
+    from pbem.loading.turns import scenario_of
+    from pbem.protocol.turnfile import open_referee_state
+
+    try:
+        held = open_referee_state(turn, judge.key).state
+        last = held.get("last")
+        if not last:
+            return []
+        state = state_from_json(held["state"])
+        before = None
+        if state.hidden is not None and side == "US":
+            before = state_from_json(open_referee_state(load_turn(folder / turn_name(turn.seq - 1)), judge.key).state["state"])
+        view = build_view(side, state, game=turn.game, seq=turn.seq, scenario={}, ruleset={}, over=bool(turn.public.get("over")),
+                          last=last, board=scenario_of(turn).board, before=before)
+    except (PbemError, OSError, KeyError, ValueError):
+        return []  # the file itself is attached: pbem view tells the same
+    return last_lines(view["last"])
 
 
 def nmr_words(policy: str) -> str:
@@ -210,5 +239,5 @@ def publish_reveal(judge: Judge, row: sqlite3.Row) -> None:
                        f"[pbem {row['id'][:8]}] {row['scenario']}: the reveal file (game over)",
                        f"Game {row['id']} is over. The reveal file opens everything that was sealed, so you can check every "
                        "adjudication with no key:\n\n  pbem audit <your game folder> --reveal reveal.pbem\n\n"
-                       "It is attached, and here it is as text:\n\n" + text,
+                       f"It is attached as {REVEAL} ({len(text.encode()) // 1024 + 1} KB): save it beside your game folder.",
                        game=row["id"], attachments=[(REVEAL, text)])

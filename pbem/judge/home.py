@@ -152,3 +152,18 @@ class Lock:
     def __exit__(self, *exc) -> None:
         if self.handle is not None:
             self.handle.close()
+
+
+MAILDIR_PARTS = ("cur", "new", "tmp")
+
+
+def maildir_problem(path: Path) -> str | None:
+    """What keeps ``path`` from being a Maildir (a folder holding cur/, new/ and tmp/), or None when it is one."""
+    if not path.exists():
+        return "does not exist"
+    if not path.is_dir():
+        return "is a file, not a Maildir folder"
+    missing = [p for p in MAILDIR_PARTS if not (path / p).is_dir()]
+    if missing:
+        return f"is not a Maildir: it has no {', '.join(p + '/' for p in missing)} folder{'s' if len(missing) > 1 else ''} (a Maildir holds cur/, new/ and tmp/)"
+    return None

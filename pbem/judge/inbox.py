@@ -12,7 +12,7 @@ import sqlite3
 
 from pbem.errors import PbemError
 from pbem.loading.turns import load_turn
-from pbem.loading.folder import turn_name
+from pbem.loading.folder import orders_name, turn_name
 from pbem.judge import letters
 from pbem.judge.clock import duration, spoken, stamp
 from pbem.judge.games import Judge, address_of, folder_of, game_row, status_lines
@@ -81,10 +81,43 @@ def _act(judge: Judge, row: sqlite3.Row, message, sender: str) -> tuple[str, str
         return "answered", "status"
     if "extend" in words:
         return _extend(judge, row, message, sender)
+    draft = next((n for t, n in parts if _is_draft(t)), None)
+    if draft is not None:
+        _reply(judge, row, message, sender, "unsigned draft, not orders", _draft_help(judge, sender, draft))
+        return "refused", "an unsigned orders draft"
     turn_block = any("BEGIN PBEM TURN" in t for t, _ in parts)
     _reply(judge, row, message, sender, "no orders found",
            ("This mail carries a turn file, not orders. " if turn_block else "The judge found no orders file in this mail. ") + "\n\n" + HELP)
     return "refused", "no orders"
+
+
+def _is_draft(text: str) -> bool:
+    """The JSON a player writes (or ``pbem play`` saves) before ``pbem submit`` signs it: moves, attacks or a set-up."""
+    import json
+
+    stripped = text.strip()
+    if not stripped.startswith("{") or len(stripped) > 1_000_000:
+        return False
+    try:
+        document = json.loads(stripped)
+    except ValueError:
+        return False
+    return isinstance(document, dict) and bool({"moves", "attacks", "deployment"} & set(document))
+
+
+def _draft_help(judge: Judge, sender: str, name: str) -> str:
+    """What a player who mailed his JSON draft must run: pbem submit, then mail the .pbem file it writes."""
+    playing = [g for g in _games_of(judge, sender) if not g["over"] and g["seq"] >= 0]
+    side = next((s for g in playing for s in ("US", "JP") if address_of(g, s) == sender and g["awaiting"] == s), None)
+    game = next((g for g in playing if side and g["awaiting"] == side), None)
+    seq = game["seq"] if game is not None else None
+    turn = turn_name(seq) if seq is not None else "turn-NNNN.pbem"
+    signed = orders_name(seq, side) if seq is not None and side else "orders-NNNN-SIDE.pbem"
+    draft = name if name.lower().endswith(".json") else "YOUR-ORDERS.json"
+    return (f"What you sent ({name}) is your orders draft (the JSON file you edit or pbem play saves): it carries no signature, so the judge "
+            "cannot accept it, and it was not read further.\n\n"
+            f"Sign it in your game folder:\n\n    pbem submit {draft} --turn {turn} --key YOUR.key\n\n"
+            f"then mail the file pbem submit writes ({signed}) to this address, attached. Nothing else was done with this mail.")
 
 
 def _reply(judge: Judge, row: sqlite3.Row, message, to: str, what: str, body: str, game: str | None = None) -> None:
@@ -120,6 +153,10 @@ def _orders(judge: Judge, row, message, sender: str, found: list[tuple[str, str]
             turn = load_turn(folder_of(judge, game_entry) / turn_name(seq))
             body = open_orders_for_turn(text, turn, judge.key, expected_side=game_entry["awaiting"], source=name)
         except PbemError as exc:
+            if exc.hint and exc.hint.startswith("ask the sender"):
+                # the judge answers the file's own sender: he is the one who can send it again
+                exc.hint = ("send the same file again from your game folder, attached (not pasted or forwarded): "
+                            "the signed .pbem file pbem submit wrote")
             refusals.append(f"{exc.render()}")
             continue
         judge.db.execute("INSERT OR IGNORE INTO orders (digest, game, seq, side, revision, text, sender, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -32,6 +32,7 @@ class PollReport:
     sent: int = 0
     unsent: int = 0
     errors: list[str] = field(default_factory=list)
+    bad_settings: bool = False  # an error the judge's settings cause (not a server down): 'pbem judge poll' exits 2
 
     def line(self) -> str:
         handled = ", ".join(f"{n} {s}" for s, n in sorted(self.handled.items())) or "none"
@@ -46,8 +47,19 @@ def open_judge_key(settings: Settings):
 
     from pbem.protocol.passphrase import open_key
 
+    from pbem.errors import BadInput
+    from pbem.protocol.passphrase import key_env
+
     env = ENVIRONMENT["passphrase"] if os.environ.get(ENVIRONMENT["passphrase"]) is not None else None
-    return open_key(Path(settings.key), env)
+    try:
+        return open_key(Path(settings.key), env)
+    except BadInput as exc:
+        if "no terminal is attached" not in exc.message:
+            raise
+        # the judge takes no --passphrase-env: name the variables it reads (docs/judge.md, "Secrets")
+        raise BadInput(exc.message, file=settings.key,
+                       hint=f"export {ENVIRONMENT['passphrase']}=... (or {key_env(Path(settings.key).name)}) before running "
+                            "pbem judge, or run it from a terminal to be asked") from None
 
 
 def open_judge(home: Path, key=None) -> Judge:
@@ -75,8 +87,9 @@ def _pass(judge: Judge) -> PollReport:
     try:
         report.fetched = fetch(judge.settings, lambda source, raw: store(db, source, raw, judge.now),
                                int(judge.settings.limits.get("per_poll", 1000)))
-    except BadInput as exc:  # the server is down: the rest of the pass still runs
+    except BadInput as exc:  # the server is down, or the Maildir is wrong: the rest of the pass still runs
         report.errors.append(exc.render())
+        report.bad_settings = exc.field == "[inbound] path"
     for row in db.execute("SELECT * FROM messages WHERE state = 'new' ORDER BY id").fetchall():
         try:
             state = handle(judge, row)

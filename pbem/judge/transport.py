@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from pbem.errors import BadInput
-from pbem.judge.home import ENVIRONMENT, Settings
+from pbem.judge.home import ENVIRONMENT, Settings, maildir_problem
 
 Store = Callable[[str, bytes], None]
 """``store(source_key, raw)``: commit one raw message; returns once it is safe."""
@@ -48,8 +48,11 @@ def fetch(settings: Settings, store: Store, limit: int = 500) -> int:
 
 
 def _fetch_maildir(path: Path, store: Store, limit: int) -> int:
-    if not path.is_dir():
-        raise BadInput("the Maildir does not exist", file=str(path), hint="check [inbound] path in judge.toml")
+    wrong = maildir_problem(path)
+    if wrong:
+        raise BadInput(wrong, file=str(path), field="[inbound] path",
+                       hint="point [inbound] path in judge.toml at the Maildir your mail server delivers the judge's mail to "
+                            "(docs/judge.md, 'Setting up with Dovecot')")
     box = mailbox.Maildir(str(path), factory=None, create=False)
     taken = 0
     for key in sorted(box.keys())[:limit]:

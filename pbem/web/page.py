@@ -13,8 +13,9 @@ import json
 from importlib.resources import files
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.model.common import OFFMAP
-from pbem.web.session import Sitting
+from pbem.web.session import Sitting, addressee
 
 
 def _asset(name: str) -> str:
@@ -48,9 +49,28 @@ def _facts(sitting: Sitting) -> dict[str, Any]:
         "defense_choices": planner.defense_choices(),
         "markers": planner.marker_hexes() if state.hidden is not None else [],
     }
+    facts["submitted"] = _submitted(sitting)
     if planner.setting_up:
         facts["deployment"] = planner.deployment()
     return facts
+
+
+def _submitted(sitting: Sitting) -> dict[str, Any] | None:
+    """The player's latest signed answer to this turn file, from the receipt ``pbem submit`` keeps, or None."""
+    from pbem.game.receipts import read_receipt
+    from pbem.game.status import submission_mail
+    from pbem.loading.folder import folder_of, receipt_name
+
+    turn = sitting.turn
+    try:
+        record = read_receipt(folder_of(turn.source) / receipt_name(turn.seq, sitting.side))
+    except PbemError:
+        return None  # an unreadable receipt is pbem submit's to report, not the page's
+    if not record or not record["revisions"] or record["answers"]["turn"] != turn.digest:
+        return None
+    latest = record["revisions"][-1]
+    to, _ = submission_mail(turn, sitting.side, sitting.turn_path.parent / latest["file"], latest["revision"])
+    return {"revision": latest["revision"], "file": latest["file"], "to": addressee(to)}
 
 
 def page_html(sitting: Sitting) -> str:
@@ -82,7 +102,8 @@ def page_html(sitting: Sitting) -> str:
 <button id="submit-orders" type="button">Submit</button>
 <div id="status" role="status"></div></section>
 <section id="selection"><h2>Selected</h2><div id="selected">click one of your counters</div></section>
-<section id="panel-move"><h2>Moves</h2><ol id="moves"></ol><h3>Reinforcements</h3><div id="waiting"></div></section>
+<section id="panel-move"><h2>Moves</h2><ol id="moves"></ol><h3>Reinforcements</h3><div id="waiting"></div>
+<h3>Your units on the map: <span id="on-map-count"></span></h3><div id="on-map"></div></section>
 <section id="panel-attack"><h2>Attacks</h2><button id="new-attack" type="button">New attack</button><div id="attacks"></div>
 <div id="owed"></div></section>
 <section id="panel-setup"><h2>Secret set-up (19B.2, 19B.6)</h2><div id="setup-limits"></div><div id="setup-units"></div>

@@ -133,14 +133,31 @@ function drawTurn() {
     const hexes = (u.waiting ? [] : [u.hex]).concat(m.enter ? [m.enter] : [], m.path);
     const pts = hexes.map(centre).filter(Boolean);
     if (pts.length > 1) g.appendChild(el('polyline', {class: 'plan', points: pts.map(p => p.join(',')).join(' '), 'data-unit': m.unit}));
-    const end = pts[pts.length - 1];
+    const broken = problemsOf(m.unit);
+    if (broken.length && pts.length > 1) g.lastChild.classList.add('bad');
+    let end = pts[pts.length - 1];
+    const endHex = hexes[hexes.length - 1];
     if (end && hexes.length > (u.waiting ? 0 : 1)) {
-      // the unit where its move ends: a counter of the page's own, clickable like the renderer's
-      const ghost = el('g', {class: 'ghost-counter', 'data-unit': m.unit, 'data-hex': hexes[hexes.length - 1]});
-      ghost.appendChild(el('circle', {class: 'ghost', cx: end[0], cy: end[1], r: 13}));
+      // the unit where its move ends: a counter of the page's own, clickable like the renderer's; where that hex
+      // holds another side's counter (an illegal move, 5.12) it is drawn small at the hex's corner and lets clicks
+      // through, so the counter under it stays in sight and clickable
+      const onEnemy = broken.length && enemyAt(endHex);
+      if (onEnemy) end = [end[0] + 17, end[1] - 17];
+      const ghost = el('g', {class: 'ghost-counter' + (onEnemy ? ' aside' : ''), 'data-unit': m.unit, 'data-hex': endHex});
+      ghost.appendChild(el('circle', {class: 'ghost', cx: end[0], cy: end[1], r: onEnemy ? 9 : 13}));
       ghost.appendChild(el('text', {class: 'ghost-label', x: end[0], y: end[1] + 3}, m.unit.split('-').slice(1).join('-')));
       g.appendChild(ghost);
       svg.querySelectorAll('.counter[data-unit="' + m.unit + '"]').forEach(c => c.classList.add('moved'));
+    }
+    const at = pts[pts.length - 1];
+    if (broken.length && at) {
+      // the broken rule where the player looks: on the map, under the hex the move ends in
+      const mark = el('g', {class: 'illegal-mark', 'data-unit': m.unit, 'data-hex': endHex});
+      const text = '✕ rule ' + broken.map(p => p.rule).filter((r, k, a) => a.indexOf(r) === k).join(', ');
+      const w = 7 * text.length + 8;
+      mark.appendChild(el('rect', {x: at[0] - w / 2, y: at[1] + 18, width: w, height: 16, rx: 3}));
+      mark.appendChild(el('text', {x: at[0], y: at[1] + 30}, text));
+      g.appendChild(mark);
     }
     const li = html('li', {'data-move': m.unit});
     li.append((m.enter ? m.unit + ' enters at ' + m.enter : m.unit) + (m.path.length ? ' → ' + m.path.join(' ') : '') + (m.exit ? ' and leaves the map' : '') + ' ');
@@ -155,11 +172,63 @@ function drawTurn() {
     const b = button(u.id + ' (' + how + ')' + (moved ? ' ✓' : ''), {class: 'waiting-unit' + (selected === u.id ? ' selected' : ''), 'data-waiting': u.id}, () => select(u.id));
     waiting.append(b);
   }
+  drawOnMap();
   drawAttacks();
   if (D.edition === 'spi-1975') drawDefense();
   $('intel-roll').checked = !!(doc.intelligence && doc.intelligence.roll);
   if (D.hidden && D.side === 'US') drawPriority();
   drawSelected();
+}
+
+function problemsOf(unit) { return analysis ? analysis.problems.filter(p => p.unit === unit) : []; }
+function enemyAt(hex) {
+  return Array.from(svg.querySelectorAll('.counter[data-hex="' + hex + '"]')).some(c => !D.mine[c.dataset.unit]);
+}
+// What the last action did to a unit's orders: in red with every rule case it breaks, else in green.
+function report(unit, done) {
+  const broken = problemsOf(unit);
+  if (!broken.length) { say(done); return; }
+  say(done + ', which breaks ' + broken.map(p => 'rule ' + p.rule + ': ' + p.message.replace(/\.$/, '')).join('; '), true);
+}
+
+// Scroll the map (not the page) so that the element's centre is the map's centre.
+function centreOn(e) {
+  if (!e) return;
+  const box = $('map'), r = e.getBoundingClientRect(), m = box.getBoundingClientRect();
+  box.scrollLeft += (r.left + r.width / 2) - (m.left + m.width / 2);
+  box.scrollTop += (r.top + r.height / 2) - (m.top + m.height / 2);
+}
+function counterOf(unit) { return svg.querySelector('.counter[data-unit="' + unit + '"]'); }
+function onMapUnits() { return Object.keys(D.mine).filter(u => counterOf(u)).sort(); }
+
+// The view the page opens on: the player's own counter nearest the middle of his counters on the map, or, with none
+// there, the first hex where a reinforcement of his may enter.
+async function openView() {
+  const here = onMapUnits().map(u => { const b = counterOf(u).getBBox(); return [u, b.x + b.width / 2, b.y + b.height / 2]; });
+  if (here.length) {
+    const mx = here.reduce((a, h) => a + h[1], 0) / here.length, my = here.reduce((a, h) => a + h[2], 0) / here.length;
+    here.sort((a, b) => Math.hypot(a[1] - mx, a[2] - my) - Math.hypot(b[1] - mx, b[2] - my));
+    centreOn(counterOf(here[0][0]));
+    return;
+  }
+  const waiting = Object.values(D.mine).find(u => u.waiting);
+  if (!waiting || D.setup) return;
+  const r = await api('reach', {document: cleaned(), unit: waiting.id});
+  if (r.status !== 200) return;
+  const entries = Object.keys(r.data.hexes).filter(h => hexPoly(h)).sort();
+  if (entries.length) centreOn(hexPoly(entries[0]));
+}
+
+function drawOnMap() {
+  const box = $('on-map'); if (!box) return;
+  box.innerHTML = '';
+  const units = onMapUnits();
+  $('on-map-count').textContent = units.length ? units.length + ' (click one to centre the map on it)' : 'none';
+  for (const u of units) {
+    const moved = doc.moves && doc.moves.find(m => m.unit === u);
+    box.append(button(u + ' ' + D.mine[u].hex + (moved ? ' ✓' : ''), {class: 'on-map-unit' + (selected === u ? ' selected' : ''), 'data-on-map': u},
+                      () => { centreOn(counterOf(u)); select(u); }));
+  }
 }
 
 function drawSelected() {
@@ -371,7 +440,8 @@ async function select(unit) {
   selected = unit; reach = null; laying = null;
   if (mode !== 'move') mode = 'move';
   const r = await api('reach', {document: cleaned(), unit});
-  if (r.status === 200) reach = r.data; else say(r.data.error || 'no answer', true);
+  if (r.status === 200) { reach = r.data; say(unit + ' selected: ' + Object.keys(reach.hexes).length + ' hex(es) within reach'); }
+  else say(r.data.error || 'no answer', true);
   draw();
   const first = reach && Object.keys(reach.hexes)[0];
   if (first && reach.start === null && hexPoly(first)) hexPoly(first).scrollIntoView({block: 'center', inline: 'center'});
@@ -384,9 +454,9 @@ function setMove(move) {
 async function moveTo(unit, hex, exit) {
   const r = await api('path', {document: cleaned(), unit, to: hex, exit: !!exit});
   if (r.status !== 200 || !r.data.move) { say((r.data && r.data.error) || 'no path', true); return; }
-  say(unit + (exit ? ' leaves the map from ' : ' moves to ') + hex);
   selected = null; reach = null; laying = null;
   await setMove(r.data.move);
+  report(unit, unit + (exit ? ' leaves the map from ' : ' moves to ') + hex);
 }
 
 async function layStep(unit, hex) {
@@ -394,9 +464,9 @@ async function layStep(unit, hex) {
   if (!laying || laying.unit !== unit) laying = {unit, hexes: []};
   laying.hexes.push(hex);
   const move = u.waiting ? {unit, enter: laying.hexes[0], path: laying.hexes.slice(1)} : {unit, path: laying.hexes.slice()};
-  say(unit + ': path laid to ' + hex);
   const keep = laying;
   await setMove(move);
+  report(unit, unit + ': path laid to ' + hex);
   laying = keep; selected = unit;
   const r = await api('reach', {document: cleaned(), unit}); reach = r.status === 200 ? r.data : null;
   draw();
@@ -415,11 +485,16 @@ function onMap(ev) {
     if (!unit) return;
     if (currentAttack === null) { say('press "New attack" first', true); return; }
     const a = doc.attacks[currentAttack];
-    return change(() => { if (mine) toggle(a.attackers, unit); else if (!D.mine[unit]) toggle(a.defenders, unit); });
+    const list = mine ? a.attackers : (!D.mine[unit] ? a.defenders : null);
+    if (!list) return;
+    const gone = list.includes(unit);
+    say('attack ' + (currentAttack + 1) + ': ' + unit + (gone ? ' taken out' : mine ? ' attacks' : ' is a target'));
+    return change(() => { toggle(list, unit); });
   }
   if (mode === 'intel') {
     if (!hex) return;
     if (!D.markers.includes(hex) && !((doc.intelligence || {}).priority || []).includes(hex)) { say(hex + ' holds no hidden marker', true); return; }
+    say(hex + (((doc.intelligence || {}).priority || []).includes(hex) ? ' taken out of' : ' added to') + ' the priority list (19B.7)');
     return setPriority(i => { i.priority = i.priority || []; toggle(i.priority, hex); });
   }
   if (mode === 'defense') {
@@ -431,15 +506,18 @@ function onMap(ev) {
         let route = routes.find(r => r.unit === who);
         if (!route) { route = {unit: who, path: []}; routes.push(route); }
         route.path.push(hex);
+        say(who + ' retreats by ' + route.path.join(' '));
       });
     }
     if (!mine) return;
-    if (!fpfGun || !D.mine[fpfGun].artillery || unit === fpfGun) { fpfGun = unit === fpfGun ? null : unit; draw(); return; }
+    if (!fpfGun || !D.mine[fpfGun].artillery || unit === fpfGun) { fpfGun = unit === fpfGun ? null : unit; say(fpfGun ? fpfGun + ' selected' : ''); draw(); return; }
     const gun = fpfGun; fpfGun = null;
+    say(gun + ' gives Final Protective Fire to ' + unit + ' (8.4)');
     return change(() => { doc.defense = doc.defense || {}; doc.defense.fpf = (doc.defense.fpf || []).concat([{artillery: gun, defender: unit}]); });
   }
   if (ev.shiftKey && selected && hex) return layStep(selected, hex);
   if (mine && unit !== selected && !(reach && hex in reach.hexes && hex !== D.mine[unit].hex)) return select(unit);
+  if (unit && !D.mine[unit] && !(selected && reach && hex in reach.hexes)) { say(unit + ' (enemy, ' + hex + '): press "New attack" to attack it'); return; }
   if (selected && hex) {
     if (reach && hex in reach.hexes) return moveTo(selected, hex, false);
     say(hex + ' is out of reach of ' + selected + ' this phase', true);
@@ -451,15 +529,17 @@ function setupClick(hex) {
   const mine = doc.deployment;
   if (dummyMode) {
     if (!D.deployment.dummy_hexes.includes(hex) && !mine.dummies.includes(hex)) { say(hex + ' is not a hex a dummy may take', true); return; }
+    say(mine.dummies.includes(hex) ? 'dummy taken away from ' + hex : 'dummy placed in ' + hex);
     return change(() => { toggle(mine.dummies, hex); });
   }
   if (!selected) {
     const who = Object.entries(mine.units).find(([, h]) => h === hex);
-    if (who) { selected = who[0]; draw(); } else say('pick a unit from the list first', true);
+    if (who) { selected = who[0]; say(who[0] + ' selected: click one of the marked hexes'); draw(); } else say('pick a unit from the list first', true);
     return;
   }
   if (!D.deployment.unit_hexes[selected].includes(hex)) { say(hex + ' is not a hex ' + selected + ' may set up in', true); return; }
   const unit = selected; selected = null;
+  say(unit + ' set up in ' + hex);
   return change(() => {
     for (const [u, h] of Object.entries(mine.units)) if (h === hex && u !== unit) delete mine.units[u];
     mine.units[unit] = hex;
@@ -486,9 +566,10 @@ async function submit(replace) {
 function addModes() {
   const modes = D.setup ? [] : [['move', 'Move'], ['attack', 'Attack']].concat(D.edition === 'spi-1975' ? [['defense', 'Defense']] : [])
     .concat(D.hidden && D.side === 'US' ? [['intel', 'Intelligence']] : []);
-  for (const [m, label] of modes) $('modes').append(button(label, {id: 'mode-' + m, 'data-mode': m}, () => { mode = m; selected = null; reach = null; fpfGun = null; draw(); }));
+  for (const [m, label] of modes) $('modes').append(button(label, {id: 'mode-' + m, 'data-mode': m}, () => { mode = m; selected = null; reach = null; fpfGun = null; say(label + ' mode'); draw(); }));
 }
 svg.addEventListener('click', onMap);
+svg.addEventListener('mousedown', ev => { if (ev.shiftKey) ev.preventDefault(); });  // a shift-click lays a path, it selects no text
 $('undo').addEventListener('click', () => { if (!undoStack.length) { say('nothing to undo'); return; } doc = JSON.parse(undoStack.pop()); laying = null; selected = null; reach = null; refresh(); say('undone'); });
 $('save-orders').addEventListener('click', () => save(false));
 $('submit-orders').addEventListener('click', () => submit(false));
@@ -512,9 +593,12 @@ $('intel-roll').addEventListener('change', ev => change(() => {
 $('priority-clear').addEventListener('click', () => setPriority(i => { i.priority = []; }));
 $('priority-keep').addEventListener('click', () => setPriority(i => { i.priority = null; }));
 $('note').addEventListener('change', ev => change(() => { if (ev.target.value) doc.note = ev.target.value; else delete doc.note; }));
-document.addEventListener('keydown', ev => { if (ev.key === 'Escape') { selected = null; reach = null; laying = null; fpfGun = null; draw(); } });
+document.addEventListener('keydown', ev => { if (ev.key === 'Escape') { selected = null; reach = null; laying = null; fpfGun = null; say(''); draw(); } });
 addModes();
 busy = api('state').then(r => {
   if (r.status === 200) { doc = normalise(r.data.document); analysis = r.data.analysis; draw(); }
   else say(r.data.error || 'the page server did not answer', true);
+  if (D.submitted) say('already submitted: revision ' + D.submitted.revision + ' in ' + D.submitted.file + ', for ' + D.submitted.to
+                       + '. Submit again only to send a new revision.');
+  return openView();
 });

@@ -113,7 +113,14 @@ class Sitting:
                 raise NeedsConsent(exc.render() + " Send these orders as a new revision?") from exc
             raise
         to, mail = submission_mail(self.turn, self.side, done.path, done.revision)
-        return {"path": str(done.path), "revision": done.revision, "status": done.status, "to": to, "mail": mail}
+        return {"path": str(done.path), "revision": done.revision, "status": done.status, "to": addressee(to), "mail": mail}
+
+
+def addressee(to: str) -> str:
+    """Whom the signed orders go to, in the words of both kinds of referee game: a person's, or one ``pbem judge`` runs."""
+    if to == "the referee":
+        return "the referee (in a game the judge runs: the judge, by a reply to its turn-file mail with this file attached)"
+    return to
 
 
 def failure(exc: PbemError) -> str:
