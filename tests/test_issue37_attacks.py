@@ -62,3 +62,149 @@ def test_a_japanese_set_up_played_by_nmr_tells_the_american_no_more_than_the_cou
     assert tally.z(0) < 3 and tally.z(1) < 3, (
         f"the American rebuilt the NMR set-up from public data: {named} hidden units named among {markers} markers, "
         f"accuracy {tally.accuracy(1)}")
+
+
+# -- 2. a peeking referee who induces a re-roll ---------------------------------------------------------------------
+
+def _hidden_game(base: Path) -> Path:
+    write_parties(base)
+    status, out, err = run("new", "leyte-assault", "--us", base / "us.pub", "--jp", base / "jp.pub", "--referee", base / "ref.pub",
+                           "--key", base / "ref.key", "--out", base / "game", "--option", "hidden-units")
+    assert status == 0, err
+    status, out, err = run("bot", base / "game" / "turn-0000.pbem", "--key", base / "jp.key", "-o", base / "setup.json")
+    assert status == 0, err
+    return base / "game"
+
+
+def test_a_referee_who_peeks_and_asks_for_changed_orders_gets_the_same_dice(tmp_path):
+    """Issue 37 item 2: the referee adjudicates the Japanese set-up to a scratch file, sees the 2d6 of intelligence
+    (19B.7) and tells the player "pbem stopped on your orders"; the player resends with --replace, his note changed.
+    The player-turn's dice must be the same whatever revision he sends, and every check passes; the audit replays
+    the superseded revision too.  Before the fix a changed note was enough to roll other dice."""
+    game = _hidden_game(tmp_path)
+    status, out, err = run("submit", tmp_path / "setup.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "jp.key")
+    assert status == 0, err
+    status, out, err = run("adjudicate", game / "turn-0000.pbem", game / "orders-0000-JP.pbem", "--key", tmp_path / "ref.key",
+                           "-o", tmp_path / "scratch.pbem")
+    assert status == 0, err
+    from pbem.protocol.keys import read_public
+    from pbem.protocol.turnfile import read_turn
+
+    peeked = read_turn(tmp_path / "scratch.pbem", read_public(tmp_path / "ref.pub")).dice.rolls
+    assert len(peeked) == 2  # the 2d6 of intelligence after the set-up (19B.7)
+    changed = json.loads((tmp_path / "setup.json").read_text())
+    changed["note"] = "resent: the referee said pbem stopped on my orders"
+    (tmp_path / "setup2.json").write_text(json.dumps(changed))
+    status, out, err = run("submit", tmp_path / "setup2.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "jp.key",
+                           "--replace")
+    assert status == 0, err
+    status, out, err = run("adjudicate", game / "turn-0000.pbem", game / "orders-0000-JP.pbem", game / "orders-0000-JP-r2.pbem",
+                           "--key", tmp_path / "ref.key")
+    assert status == 0, err
+    taken = load_turn(game / "turn-0001.pbem")
+    assert taken.orders_header["body"]["revision"] == 2 and len(taken.superseded) == 1
+    assert taken.dice.rolls == peeked, "a new revision of the same player-turn rolled other dice: the referee re-rolled"
+    for key in ("us.key", "jp.key"):
+        status, out, err = run("verify", game, "--replay-mine", "--key", tmp_path / key)
+        assert status == 0, out + err
+    status, out, err = run("reveal", game, "--key", tmp_path / "ref.key", "-o", tmp_path / "reveal.pbem")
+    assert status == 0, err
+    status, out, err = run("audit", game, "--reveal", tmp_path / "reveal.pbem")
+    assert status == 0 and "1 superseded revision(s) replayed" in out, out + err
+    # A referee who leaves the superseded revision out of his reveal fails the audit: every revision listed is replayed.
+    from pbem.game.modes.referee.reveal import read_reveal, reveal_text
+    from pbem.protocol.passphrase import open_key
+
+    cut = read_reveal(tmp_path / "reveal.pbem")
+    cut.turns[1].superseded.clear()
+    (tmp_path / "cut.pbem").write_text(reveal_text(cut, open_key(tmp_path / "ref.key", None)))
+    status, out, err = run("audit", game, "--reveal", tmp_path / "cut.pbem")
+    assert status == 1 and "lacks JP revision 1, which the turn file lists as superseded" in out, out + err
+
+
+def test_revisions_of_one_player_turn_with_different_salts_fail_verify_naming_the_player(tmp_path, monkeypatch):
+    """Issue 37 item 2: whatever revision a player sends for one player-turn, its salt is the same, so its dice are.
+    A revision carrying another salt (a modified pbem, signed by the player) fails everyone's verify, naming the
+    player who signed it and both revisions."""
+    import pbem.protocol.ordersfile as ordersfile
+
+    game = _hidden_game(tmp_path)
+    status, out, err = run("submit", tmp_path / "setup.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "jp.key")
+    assert status == 0, err
+    monkeypatch.setattr(ordersfile, "player_turn_salt", lambda *a, **k: bytes(32))  # the modified pbem's salt
+    changed = json.loads((tmp_path / "setup.json").read_text())
+    changed["note"] = "another salt"
+    (tmp_path / "setup2.json").write_text(json.dumps(changed))
+    status, out, err = run("submit", tmp_path / "setup2.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "jp.key",
+                           "--replace")
+    assert status == 0, err
+    monkeypatch.undo()
+    status, out, err = run("adjudicate", game / "turn-0000.pbem", game / "orders-0000-JP.pbem", game / "orders-0000-JP-r2.pbem",
+                           "--key", tmp_path / "ref.key")
+    assert status == 0, err
+    status, out, err = run("verify", game)
+    assert status == 1 and "JP revision 1" in out and "another dice salt than revision 2" in out and "signed by JP" in out, out + err
+
+
+def test_the_message_for_orders_pbem_cannot_sign_does_not_ask_for_changed_orders(tmp_path, monkeypatch):
+    """Issue 37 item 2: when pbem stops on American orders under hidden units (the true position refuses what his
+    view accepts: a fault of pbem, never of the orders), the message the referee passes on must not invite the player
+    to send changed orders as the fix, and must say that a new revision would roll the same dice anyway."""
+    import dataclasses
+
+    import pbem.game.step as step
+    from pbem.engine.problems import Problem
+
+    game = _hidden_game(tmp_path)
+    for args in (("submit", tmp_path / "setup.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "jp.key"),
+                 ("adjudicate", game / "turn-0000.pbem", game / "orders-0000-JP.pbem", "--key", tmp_path / "ref.key")):
+        status, out, err = run(*args)
+        assert status == 0, err
+    (tmp_path / "us.json").write_text(json.dumps({"moves": [], "attacks": []}))
+    status, out, err = run("submit", tmp_path / "us.json", "--turn", game / "turn-0001.pbem", "--key", tmp_path / "us.key")
+    assert status == 0, err
+    real = step.adjudicate
+
+    def stops(*args, **kwargs):  # the true position finds a problem the American view does not (a pbem fault)
+        result = real(*args, **kwargs)
+        return dataclasses.replace(result, valid=False, problems=[Problem("5.14", None, "a fault of the engine")])
+
+    monkeypatch.setattr(step, "adjudicate", stops)
+    status, out, err = run("adjudicate", game / "turn-0001.pbem", game / "orders-0001-US.pbem", "--key", tmp_path / "ref.key")
+    assert status != 0 and not (game / "turn-0002.pbem").exists()
+    assert "fault of pbem" in err and "do not change your orders" in err and "same dice" in err, err
+    assert "--replace" not in err and "new revision" not in err.replace("a new revision rolls the same dice", ""), err
+
+
+def test_a_game_of_an_older_pbem_with_a_salt_per_revision_still_verifies_and_audits(tmp_path, monkeypatch):
+    """Issue 37 changed the salt to one per player-turn (pbem-orders-3); revisions written by an older pbem
+    (pbem-orders-2, a salt per revision) still verify and audit, their superseded revisions not required."""
+    import pbem.protocol.ordersfile as ordersfile
+    from pbem.protocol.derive import orders_salt_and_nonce
+
+    game = _hidden_game(tmp_path)
+    monkeypatch.setattr(ordersfile, "FORMAT", ordersfile.OLD_FORMAT)
+    monkeypatch.setattr(ordersfile, "player_turn_salt", lambda player, **k: orders_salt_and_nonce(player, revision=revision[0], **k)[0])
+    revision = [1]
+    status, out, err = run("submit", tmp_path / "setup.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "jp.key")
+    assert status == 0, err
+    revision[0] = 2
+    changed = json.loads((tmp_path / "setup.json").read_text())
+    changed["note"] = "changed my mind"
+    (tmp_path / "setup2.json").write_text(json.dumps(changed))
+    status, out, err = run("submit", tmp_path / "setup2.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "jp.key",
+                           "--replace")
+    assert status == 0, err
+    monkeypatch.undo()
+    status, out, err = run("adjudicate", game / "turn-0000.pbem", game / "orders-0000-JP.pbem", game / "orders-0000-JP-r2.pbem",
+                           "--key", tmp_path / "ref.key")
+    assert status == 0, err
+    taken = load_turn(game / "turn-0001.pbem")
+    assert taken.orders_header["body"]["format"] == "pbem-orders-2" and taken.superseded[0]["body"]["salt"] != taken.orders_header["body"]["salt"]
+    status, out, err = run("verify", game, "--replay-mine", "--key", tmp_path / "jp.key")
+    assert status == 0, out + err
+    (game / "orders-0000-JP.pbem").unlink()  # an old referee's folder need not hold the superseded revision
+    status, out, err = run("reveal", game, "--key", tmp_path / "ref.key", "-o", tmp_path / "reveal.pbem")
+    assert status == 0, err
+    status, out, err = run("audit", game, "--reveal", tmp_path / "reveal.pbem")
+    assert status == 0, out + err

@@ -33,6 +33,7 @@ class AuditReport:
     replayed: int = 0
     views_checked: int = 0
     not_replayed: list[int] = field(default_factory=list)
+    superseded_replayed: int = 0  # referee mode: earlier revisions replayed from their reveal (issue 37)
 
     @property
     def ok(self) -> bool:
