@@ -208,3 +208,44 @@ def test_a_game_of_an_older_pbem_with_a_salt_per_revision_still_verifies_and_aud
     assert status == 0, err
     status, out, err = run("audit", game, "--reveal", tmp_path / "reveal.pbem")
     assert status == 0, out + err
+
+
+# -- 4. a lie in the Japanese view about a hidden unit's printed strength -------------------------------------------
+
+def test_a_lie_in_the_japanese_view_about_his_own_units_strength_is_caught_by_his_view_and_verify(tmp_path, monkeypatch):
+    """Issue 37 item 4: a dishonest referee's pbem shows the Japanese player, after an American player-turn (which he
+    cannot replay), one of his hidden units with another defense than the scenario prints (3.0, the printed
+    strengths).  The American view, the public record and the position digest are untouched, so only the Japanese
+    side can see it: his 'pbem view' and 'verify --replay-mine' must fail at once, naming the unit and the rule."""
+    import pbem.game.step as step
+
+    game = _hidden_game(tmp_path)
+    for args in (("submit", tmp_path / "setup.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "jp.key"),
+                 ("adjudicate", game / "turn-0000.pbem", game / "orders-0000-JP.pbem", "--key", tmp_path / "ref.key")):
+        status, out, err = run(*args)
+        assert status == 0, err
+    (tmp_path / "us.json").write_text(json.dumps({"moves": [], "attacks": []}))
+    status, out, err = run("submit", tmp_path / "us.json", "--turn", game / "turn-0001.pbem", "--key", tmp_path / "us.key")
+    assert status == 0, err
+    real, lied = step.build_view, []
+
+    def lying(side, state, **kwargs):
+        view = real(side, state, **kwargs)
+        if side == "JP":
+            seen = {u["id"] for u in real("US", state, **kwargs)["state"]["units"]}
+            unit = next(u for u in view["state"]["units"] if u["side"] == "JP" and u["kind"] == "infantry" and u["id"] not in seen)
+            lied.append((unit["id"], unit["defense"]))
+            unit["defense"] += 3  # "your hidden battalion defends at 6"
+        return view
+
+    monkeypatch.setattr(step, "build_view", lying)
+    status, out, err = run("adjudicate", game / "turn-0001.pbem", game / "orders-0001-US.pbem", "--key", tmp_path / "ref.key")
+    assert status == 0, err
+    monkeypatch.undo()
+    status, out, err = run("verify", game, "--replay-mine", "--key", tmp_path / "us.key")
+    assert status == 0, out + err  # nothing the American holds shows it
+    status, out, err = run("view", game / "turn-0002.pbem", "--key", tmp_path / "jp.key")
+    unit, defense = lied[-1]
+    assert status == 1 and unit in err and f"defense {defense + 3}" in err and f"prints {defense}" in err and "3.0" in err, out + err
+    status, out, err = run("verify", game, "--replay-mine", "--key", tmp_path / "jp.key")
+    assert status == 1 and "turn-0002.pbem" in out and unit in out, out + err
