@@ -249,3 +249,35 @@ def test_a_lie_in_the_japanese_view_about_his_own_units_strength_is_caught_by_hi
     assert status == 1 and unit in err and f"defense {defense + 3}" in err and f"prints {defense}" in err and "3.0" in err, out + err
     status, out, err = run("verify", game, "--replay-mine", "--key", tmp_path / "jp.key")
     assert status == 1 and "turn-0002.pbem" in out and unit in out, out + err
+
+
+# -- 5. a forged player's reveal against an honest referee ----------------------------------------------------------
+
+def test_a_forged_players_reveal_is_named_as_the_false_statement_not_the_honest_referees_file(tmp_path):
+    """Issue 37 item 5: the US player signs a reveal whose view of turn file 1 is not the view sealed to him ("the
+    referee told me the JP player moves again").  The honest referee's turn file committed to the true view.  The audit
+    must fail and say which signed statements disagree and whose each is — the referee's commitment in turn-0001.pbem,
+    the US player's reveal — and that a commitment opens only to what was sealed, so the reveal is the false one;
+    the first bad file is the forged reveal, not the referee's turn file."""
+    from pbem.game.modes.referee.reveal import read_reveal, reveal_text
+    from tests.games import LANDING, small_game
+
+    ids = small_game(tmp_path)
+    game = tmp_path / "game"
+    (tmp_path / "landing.json").write_text(json.dumps(LANDING))
+    for args in (("submit", tmp_path / "landing.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "us.key"),
+                 ("adjudicate", game / "turn-0000.pbem", game / "orders-0000-US.pbem", "--key", tmp_path / "ref.key")):
+        status, out, err = run(*args)
+        assert status == 0, err
+    for key, out_file in (("ref.key", "reveal.pbem"), ("us.key", "us-reveal.pbem")):
+        status, out, err = run("reveal", game, "--key", tmp_path / key, "-o", tmp_path / out_file)
+        assert status == 0, err
+    forged = read_reveal(tmp_path / "us-reveal.pbem")
+    nonce, view = forged.turns[1].views["US"]
+    forged.turns[1].views["US"] = (nonce, {**view, "awaiting": "JP" if view["awaiting"] == "US" else "US"})
+    (tmp_path / "us-reveal.pbem").unlink()
+    (tmp_path / "us-reveal.pbem").write_text(reveal_text(forged, ids["us"]))
+    status, out, err = run("audit", game, "--reveal", tmp_path / "reveal.pbem", "--reveal", tmp_path / "us-reveal.pbem")
+    assert status == 1, out + err
+    assert "turn-0001.pbem" not in out.splitlines()[0] and "us-reveal.pbem" in out.splitlines()[0], out
+    assert "signed by US" in out and "signed by the referee" in out and "the reveal is the false statement" in out, out

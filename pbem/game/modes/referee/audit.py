@@ -130,35 +130,55 @@ def _complete_or_own(report: AuditReport, reveal: Reveal, turns: dict[int, TurnF
             fail(seq, f"a {reveal.by} player's reveal carries only his own side's openings, but this one holds {what}")
 
 
+def _signer(party: str) -> str:
+    """Who signed a statement, as a finding names him: ``"the referee"`` or ``"US"``."""
+    return "the referee" if party == REFEREE else party
+
+
 def _check_opening(report: AuditReport, reveal: Reveal, turn: TurnFile, opening) -> None:
+    """Each opening against the commitment it opens.  Issue 37 item 5: a finding says which signed statements disagree
+    and whose each is.  A commitment opens only to what was sealed under it, so an opening that does not match is the
+    reveal's false statement (the finding names the reveal file and its signer), while a view that opens and disagrees
+    with the public record is two statements of the turn file's signer (the finding names the turn file)."""
+    revealer = _signer(reveal.by)
+
     def fail(problem: str) -> None:
-        report.findings.append(Finding(turn.source, f"{problem} (revealed in {reveal.source})", turn.seq))
+        report.findings.append(Finding(turn.source, f"{problem} (revealed in {reveal.source}, signed by {revealer})", turn.seq))
+
+    def false_reveal(what: str, committed_by: str) -> None:
+        report.findings.append(Finding(
+            reveal.source,
+            f"{what} of turn file {turn.seq} as this reveal (signed by {revealer}) opens it does not match the commitment "
+            f"signed by {committed_by} in {turn.source}: the two signed statements disagree, and a commitment opens only "
+            f"to what was sealed under it, so the reveal is the false statement (or was damaged); {committed_by}'s file "
+            "stands", turn.seq))
 
     # Every opening was read from canonical JSON (a reveal file, or the sealed parts opened).
     if opening.state is not None and not check_state_commitment(*opening.state, turn.state_commitment, parsed=True):
-        fail("the revealed full state does not match the state commitment")
+        false_reveal("the full state", turn.writer_name)
     for side, (nonce, view) in opening.views.items():
         if not check_view_commitment(nonce, view, turn.view_commitments[side], parsed=True):
-            fail(f"the revealed {side} view does not match the {side} view commitment")
+            false_reveal(f"the {side} view", turn.writer_name)
             continue
         report.views_checked += 1
         for problem in view_problems(view, turn.public):
-            fail(f"the {side} view the referee signed disagrees with the public record: {problem}")
+            fail(f"the {side} view signed by {turn.writer_name} (its commitment in this file) disagrees with the public "
+                 f"record signed by {turn.writer_name} in the same file: {problem}")
     if opening.orders is not None:
         if turn.orders_header is None:
             fail("reveals orders for the genesis turn file")
         elif is_nmr(turn.orders_header):
             fail("reveals orders for an NMR turn, whose orders are the bot's: the audit recomputes them from the view")
         elif not check_orders_commitment(*opening.orders, turn.orders_header["body"]["orders"]):
-            fail("the revealed orders are not the ones the player signed")
+            false_reveal("the orders it adjudicated", _signer(turn.orders_header["body"].get("side", "?")))
     listed = {digest(envelope): envelope for envelope in turn.superseded}
     for name, (nonce, orders) in sorted(opening.superseded.items()):
         envelope = listed.get(name)
         if envelope is None:
             fail(f"reveals orders {name} as superseded, which the turn file does not list")
         elif not check_orders_commitment(nonce, orders, envelope["body"]["orders"]):
-            fail(f"the revealed {envelope['body']['side']} revision {envelope['body']['revision']} (superseded) is not "
-                 "the one the player signed")
+            false_reveal(f"{envelope['body']['side']} revision {envelope['body']['revision']} (superseded)",
+                         _signer(envelope["body"]["side"]))
 
 
 def _replay_superseded(report: AuditReport, turns: dict[int, TurnFile], states: dict, earlier: dict) -> None:
