@@ -17,6 +17,7 @@ from pbem.game.modes.referee.nmr import adjudicate_nmr
 from pbem.game.modes.referee.start import start_game
 from pbem.game.step import genesis_step
 from pbem.loading.turns import load_turn, scenario_of
+from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.files import write_new
 from pbem.protocol.nmr import bot_seed
 from tests.games import run, write_parties
@@ -281,3 +282,127 @@ def test_a_forged_players_reveal_is_named_as_the_false_statement_not_the_honest_
     assert status == 1, out + err
     assert "turn-0001.pbem" not in out.splitlines()[0] and "us-reveal.pbem" in out.splitlines()[0], out
     assert "signed by US" in out and "signed by the referee" in out and "the reveal is the false statement" in out, out
+
+
+# -- 3. a long note and the padded size -----------------------------------------------------------------------------
+
+def _noted(step, note: str) -> tuple[dict, dict]:
+    """The step's two views and referee state with ``note`` in their last player-turn, as the referee writes them when
+    the American orders carry it (the note is shown in both views, and kept in the referee state)."""
+    views = {side: {**view, "last": {**view["last"], "note": note}} for side, view in step.views.items()}
+    return views, {**step.referee_state, "last": {**step.referee_state["last"], "note": note}}
+
+
+def _note_that_tells_twins_apart(loaded, step, other, bucket) -> str | None:
+    """The attacker's search: a note of at most 2,000 characters (NOTE_LIMIT) — astral characters, which compress
+    worst, then ASCII letters to fine-tune — that makes the padded size of ``step`` and of its twin ``other`` differ.
+    ``bucket(note)`` is the public size the referee pads to for a file carrying ``note``."""
+    import random
+    import string
+
+    from pbem.protocol.sealing import bucket_for
+
+    rng = random.Random(37)
+    astral = "".join(chr(rng.randrange(0x10000, 0x10FFFF)) for _ in range(2000))
+    letters = "".join(rng.choice(string.ascii_letters) for _ in range(2000))
+
+    def size(twin, note):
+        views, state = _noted(twin, note)
+        return max([bucket(note)] + [bucket_for(canonical_bytes(part)) for part in (views["US"], views["JP"], state)])
+
+    low, high = 0, 2000  # the shortest astral note that makes the first twin grow, if any
+    if size(step, astral) == size(step, ""):
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (middle + 1, high) if size(step, astral[:middle]) == size(step, "") else (low, middle)
+    for k in range(max(low - 4, 0), min(low + 4, 2000) + 1):
+        for m in range(0, min(16, 2000 - k) + 1):
+            note = astral[:k] + letters[:m]
+            if size(step, note) != size(other, note):
+                return note
+    return None
+
+
+def _twins(loaded, game):
+    """(step, its twin) for every step after an American player-turn with a pair of hidden pieces to trade."""
+    from tests import size_twins
+
+    before = None
+    for seq, step in enumerate(game.steps):
+        if step.last and step.last["side"] == "US":
+            for a, b in size_twins.pairs_to_trade(step):
+                other = size_twins.twin(loaded, step, before, seq, a, b)
+                if canonical_bytes(other.views["US"]) == canonical_bytes(step.views["US"]) and other.public == step.public:
+                    yield step, other
+        before = step.state
+
+
+def test_a_long_american_note_makes_no_padded_size_depend_on_the_hidden_content():
+    """Issue 37 item 3: an American note (up to 2,000 characters, signed with his orders and shown in both views)
+    must not make the padded size depend on what the sealed Japanese content is.  Twin games differing only in which
+    hidden piece stands where, with the same note, must give turn files of the same lengths, whatever note the
+    attacker searches for; the note is counted in the size the referee pads to (pbem.game.sizes)."""
+    from pbem.bot.selfplay import play_out
+    from pbem.game.sizes import sealed_bucket
+    from pbem.loading.datafiles import load_scenario
+    from pbem.protocol.dice import new_seed
+    from pbem.protocol.turnfile import build_turn
+    from tests import size_twins
+    from tests.leak_scan import HIDDEN_UNITS
+
+    loaded = load_scenario("leyte-assault")
+    game = play_out(loaded, {"US": "greedy", "JP": "greedy"}, seed=1, options=HIDDEN_UNITS)
+    parties, tried = size_twins.parties(), 0
+    for step, other in list(_twins(loaded, game))[:6]:
+        tried += 1
+        note = _note_that_tells_twins_apart(loaded, step, other,
+                                            lambda note: sealed_bucket(loaded.scenario, hidden=True, previous=None, note=note))
+        assert note is None, f"a note of {len(note)} characters tells twin games apart by their padded size"
+        for twin in (step, other):  # the longest note, built as the referee builds the file: the lengths agree
+            views, state = _noted(twin, "".join(chr(0x10000 + i) for i in range(2000)))
+            built = build_turn(parties["referee"], game="ab" * 16, seq=0, scenario={"id": loaded.scenario.id, "hash": size_twins.SCENARIO_HASH},
+                               ruleset={"edition": "dg-2009", "options": HIDDEN_UNITS}, identities={r: p.public for r, p in parties.items()},
+                               public=twin.public, views=views, referee_state=state, next_seed=new_seed(),
+                               min_bucket=sealed_bucket(loaded.scenario, hidden=True, previous=None, note=state["last"]["note"]))
+            lengths = size_twins.lengths(built)
+            assert lengths == (lengths if twin is step else first), "twins with one note give files of different lengths"
+            first = lengths
+    assert tried >= 3
+
+
+def test_the_note_search_tells_twins_apart_when_the_note_is_not_counted():
+    """A measure that cannot fail proves nothing: with the size fixed from the scenario alone (the code before issue
+    37), the attacker's search finds a note that tells twin games apart."""
+    from pbem.bot.selfplay import play_out
+    from pbem.game.sizes import sealed_bucket
+    from pbem.loading.datafiles import load_scenario
+    from tests.leak_scan import HIDDEN_UNITS
+
+    loaded = load_scenario("leyte-assault")
+    game = play_out(loaded, {"US": "greedy", "JP": "greedy"}, seed=1, options=HIDDEN_UNITS)
+    found = [_note_that_tells_twins_apart(loaded, step, other,
+                                          lambda note: sealed_bucket(loaded.scenario, hidden=True, previous=None))
+             for step, other in list(_twins(loaded, game))[:6]]
+    assert any(note is not None and len(note) <= 2000 for note in found)
+
+
+def test_the_referee_pads_a_turn_file_carrying_a_note_to_the_size_that_counts_it(tmp_path):
+    """Issue 37 item 3, through the files: the turn file carrying out orders with a long note has sealed parts of the
+    size pbem.game.sizes gives for that note (what the twin test above measures is what 'pbem adjudicate' writes)."""
+    from pbem.game.sizes import sealed_bucket
+    from pbem.protocol.sealing import sealed_length
+    from tests.games import LANDING, small_game
+
+    small_game(tmp_path)
+    game = tmp_path / "game"
+    note = "".join(chr(0x10000 + 7 * i) for i in range(2000))
+    (tmp_path / "landing.json").write_text(json.dumps({**LANDING, "note": note}))
+    for args in (("submit", tmp_path / "landing.json", "--turn", game / "turn-0000.pbem", "--key", tmp_path / "us.key"),
+                 ("adjudicate", game / "turn-0000.pbem", game / "orders-0000-US.pbem", "--key", tmp_path / "ref.key")):
+        status, out, err = run(*args)
+        assert status == 0, err
+    genesis, following = load_turn(game / "turn-0000.pbem"), load_turn(game / "turn-0001.pbem")
+    expected = sealed_length(sealed_bucket(scenario_of(genesis).scenario, hidden=False, previous=genesis, note=note))
+    assert expected > sealed_length(sealed_bucket(scenario_of(genesis).scenario, hidden=False, previous=genesis))
+    assert {len(part) for part in (*following.views.values(), following.referee_state)} == {expected}
