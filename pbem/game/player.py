@@ -46,9 +46,9 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
     disagreements = view_problems(view, turn.public) + combat_roll_problems(turn.public, turn.dice.rolls)
     if not disagreements:  # every unit as its counter prints it (3.0; issue 37: the only check a lie to JP about his own units meets)
         from pbem.game.record_checks import printed_problems
-        from pbem.loading.turns import scenario_of
+        from pbem.loading.turns import scenario_document_of  # the JSON alone: 'pbem view' builds no model
 
-        lies = printed_problems(view, scenario_of(turn).scenario.units)
+        lies = printed_problems(view, scenario_document_of(turn)[0].get("units") or [])
         if lies:
             raise VerificationFailed(f"your {role} view {lies[0].removeprefix('your view ')}", file=turn.source, field=f"views.{role}",
                                      hint=f"{turn.written_by}'s file is faulty or lying; " + mode_of(turn).faulty_view_hint(turn))

@@ -134,8 +134,9 @@ PRINTED = ("side", "kind", "attack", "defense", "move", "barrage", "fpf", "range
 """What a counter prints (3.0): a unit's side, type and strengths, which no rule of the game changes."""
 
 
-def printed_problems(view: dict[str, Any], units: Iterable[Any]) -> list[str]:
-    """Where ``view`` shows a unit of the scenario (``units``: its order of battle, public) otherwise than the counter
+def printed_problems(view: dict[str, Any], units: Iterable[dict]) -> list[str]:
+    """Where ``view`` shows a unit of the scenario (``units``: its order of battle, public, as the scenario document
+    writes it: a strength left out is 0) otherwise than the counter
     prints it, or shows a unit of its own side the scenario does not have (a dummy apart, 19B).
 
     Issue 37 item 4: a referee's lie about a hidden unit's strength in the Japanese view changed neither the American
@@ -145,7 +146,7 @@ def printed_problems(view: dict[str, Any], units: Iterable[Any]) -> list[str]:
     state = view.get("state") if isinstance(view, dict) else None
     if not isinstance(state, dict) or not isinstance(state.get("units"), list):
         return []
-    printed = {unit.id: unit for unit in units}
+    printed = {unit["id"]: unit for unit in units if isinstance(unit, dict) and "id" in unit}
     problems = []
     for shown in state["units"]:
         if not isinstance(shown, dict):
@@ -157,8 +158,8 @@ def printed_problems(view: dict[str, Any], units: Iterable[Any]) -> list[str]:
                                 "(rule 3.0: the units are the scenario's order of battle)")
             continue
         for key in PRINTED:
-            value = getattr(unit, key)
+            value = unit.get(key, 0 if key not in ("side", "kind") else None)
             if shown.get(key, 0 if key not in ("side", "kind") else None) != value:
-                problems.append(f"your view shows {unit.id} with {key} {shown.get(key)}, but the scenario prints {value} "
+                problems.append(f"your view shows {unit['id']} with {key} {shown.get(key)}, but the scenario prints {value} "
                                 f"(rule 3.0: a unit's printed strengths never change)")
     return problems

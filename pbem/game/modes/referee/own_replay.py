@@ -63,9 +63,9 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
             continue
         for problem in view_problems(views[seq], turn.public):
             findings.append(Finding(turn.source, f"your {side} view disagrees with the signed public record: {problem}", seq))
-        from pbem.loading.turns import scenario_of as printed_scenario
+        from pbem.loading.turns import scenario_document_of
 
-        for problem in printed_problems(views[seq], printed_scenario(turn).scenario.units):  # 3.0 (issue 37 item 4)
+        for problem in printed_problems(views[seq], scenario_document_of(turn)[0].get("units") or []):  # 3.0 (issue 37 item 4)
             findings.append(Finding(turn.source, f"your {side} view {problem.removeprefix('your view ')}", seq))
     for seq in sorted(by_seq):
         turn = by_seq[seq]
