@@ -356,7 +356,7 @@ def test_nmr_bot_plays_for_the_player_who_never_answers_and_the_audit_recomputes
     from pbem.loading.turns import load_turn
 
     played = [load_turn(t) for t in turns[1:]]
-    nmr = [t for t in played if t.orders_header["body"].get("format") == "pbem-nmr-1"]
+    nmr = [t for t in played if t.orders_header["body"].get("format") == "pbem-nmr-2"]
     assert nmr and all(t.orders_header["body"]["side"] == "JP" for t in nmr)
     assert len(played) == len(nmr) + len(us.sent)  # every player-turn was US's orders or JP's NMR
     assert nmr_letters == 2 * len(nmr)  # both players told of each NMR, once

@@ -35,19 +35,20 @@ def _game(base: Path, scenario: str = str(SKIRMISH), options: list[str] | None =
     return ids
 
 
-def _forged(turn, ref, *, side: str, salt: bytes | None = None, orders=None, policy: str = "greedy"):
+def _forged(turn, ref, *, side: str, salt: bytes | None = None, orders=None, policy: str = "greedy", fmt: str = FORMAT):
     """A turn file signed by the referee with an NMR record he made up: his own salt, or his own orders."""
     right = nmr_salt(turn.game, turn.digest, side, policy)
     salt = right if salt is None else salt
-    record = signing.sign(ref, {"format": FORMAT, "game": turn.game, "answers": {"seq": turn.seq, "turn": turn.digest},
+    record = signing.sign(ref, {"format": fmt, "game": turn.game, "answers": {"seq": turn.seq, "turn": turn.digest},
                                 "side": side, "policy": policy, "salt": b64e(salt)}, SIGN_CONTEXT)
     secret = open_referee_state(turn, ref)
     loaded = scenario_of(turn)
     if orders is None:
         from pbem.game.replay import nmr_orders
-        from pbem.game.modes.referee.nmr import side_view
+        from pbem.game.modes.referee.nmr import side_view_opening
 
-        orders = nmr_orders(side_view(turn, ref, side), loaded, "greedy", right)
+        nonce, view = side_view_opening(turn, ref, side)
+        orders = nmr_orders(view, loaded, "greedy", right, nonce, fmt)
     dice = DiceStream(secret.next_seed, salt)
     ref_scenario = {"id": turn.scenario_id, "hash": turn.scenario_hash}
     step = play(loaded, turn.ruleset, state_from_json(secret.state["state"]), orders, dice, game=turn.game, seq=turn.seq + 1,
@@ -172,3 +173,17 @@ def test_a_player_whose_orders_were_passed_over_by_an_nmr_is_told_by_his_verify(
     assert status == 0, err
     status, out, err = run("verify", game)
     assert status == 0 and "the bot's orders for you (NMR)" in out, out + err
+
+
+def test_an_nmr_of_an_older_pbem_still_verifies_and_audits(tmp_path):
+    """Issue 37 changed the NMR's bot seed (pbem-nmr-2: keyed by the missing side's view nonce); a pbem-nmr-1 record
+    of a game played before, whose bot seed was the salt's first 8 bytes, still verifies and audits."""
+    from pbem.protocol.nmr import OLD_FORMAT
+
+    ids = _game(tmp_path)
+    genesis = load_turn(tmp_path / "game" / "turn-0000.pbem")
+    write_new(tmp_path / "game" / "turn-0001.pbem", _forged(genesis, ids["ref"], side="US", fmt=OLD_FORMAT).text)
+    status, out, err = run("verify", tmp_path / "game", "--replay-mine", "--key", tmp_path / "us.key")
+    assert status == 0, out + err
+    status, out = _audit(tmp_path)
+    assert status == 0, out

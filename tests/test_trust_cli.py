@@ -140,7 +140,7 @@ def test_a_player_proves_a_lying_view_by_revealing_it_alone(game):
     for path in (game / "game").glob("turn-*.pbem"):
         shutil.copy(path, judge)
     result = pbem(game, "audit", judge, "--reveal", "us-reveal.pbem", expect=1)
-    assert "turn-0001.pbem" in result.stdout and "the US view the referee signed disagrees with the public record" in result.stdout
+    assert "turn-0001.pbem" in result.stdout and "the US view signed by the referee (its commitment in this file) disagrees with the public record signed by the referee" in result.stdout
 
 
 def test_a_forged_opening_in_a_reveal_file_is_caught(game):
@@ -154,7 +154,7 @@ def test_a_forged_opening_in_a_reveal_file_is_caught(game):
     state["state"]["position"]["gsp"] = {"US": 99, "JP": 0}
     (game / "forged.pbem").write_text(reveal_text(reveal, keys(game)["ref"]))
     result = pbem(game, "audit", "game", "--reveal", "forged.pbem", expect=1)
-    assert "turn-0001.pbem" in result.stdout and "does not match the state commitment" in result.stdout
+    assert "turn-0001.pbem" in result.stdout and "the full state of turn file 1 as this reveal (signed by the referee) opens it does not match the commitment signed by the referee" in result.stdout
 
 
 # 11.3 ---------------------------------------------------------------------------------------------

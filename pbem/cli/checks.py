@@ -165,6 +165,8 @@ def audit(
     parts = [f"audited {report.replayed} adjudication(s): every public record and roll is what the engine gives"]
     if report.views_checked:
         parts.append(f"{report.views_checked} sealed view(s) confirmed")
+    if report.superseded_replayed:
+        parts.append(f"{report.superseded_replayed} superseded revision(s) replayed, with the same dice")
     typer.echo("; ".join(parts))
     from pbem.game.nmr_turns import nmr_lines, nmr_turns
     from pbem.loading.folder import turn_files

@@ -44,6 +44,14 @@ def view_for(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True) ->
         raise BadInput("the public record is malformed (not an object, or without turn, phasing, awaiting and over): the scenario and the public state cannot be read from it", file=turn.source,
                        hint="the referee's pbem may be another version; ask the referee to check the file with 'pbem verify'")
     disagreements = view_problems(view, turn.public) + combat_roll_problems(turn.public, turn.dice.rolls)
+    if not disagreements:  # every unit as its counter prints it (3.0; issue 37: the only check a lie to JP about his own units meets)
+        from pbem.game.record_checks import printed_problems
+        from pbem.loading.turns import scenario_document_of  # the JSON alone: 'pbem view' builds no model
+
+        lies = printed_problems(view, scenario_document_of(turn)[0].get("units") or [])
+        if lies:
+            raise VerificationFailed(f"your {role} view {lies[0].removeprefix('your view ')}", file=turn.source, field=f"views.{role}",
+                                     hint=f"{turn.written_by}'s file is faulty or lying; " + mode_of(turn).faulty_view_hint(turn))
     if disagreements:
         raise VerificationFailed(
             f"your {role} view does not match the signed public record: {disagreements[0]}",

@@ -128,3 +128,38 @@ def position_problems(view: dict[str, Any], public: dict[str, Any]) -> list[str]
                  "the position in the view is not the position the public record commits to")
         return [f"{whose} ({shown[:19]}… against {str(committed)[:19]}…)"]
     return []
+
+
+PRINTED = ("side", "kind", "attack", "defense", "move", "barrage", "fpf", "range")
+"""What a counter prints (3.0): a unit's side, type and strengths, which no rule of the game changes."""
+
+
+def printed_problems(view: dict[str, Any], units: Iterable[dict]) -> list[str]:
+    """Where ``view`` shows a unit of the scenario (``units``: its order of battle, public, as the scenario document
+    writes it: a strength left out is 0) otherwise than the counter
+    prints it, or shows a unit of its own side the scenario does not have (a dummy apart, 19B).
+
+    Issue 37 item 4: a referee's lie about a hidden unit's strength in the Japanese view changed neither the American
+    view nor the public record, so nothing but the audit caught it; the player who reads a view checks his own units
+    (and every other unit it names) against the printed ones, at once.
+    """
+    state = view.get("state") if isinstance(view, dict) else None
+    if not isinstance(state, dict) or not isinstance(state.get("units"), list):
+        return []
+    printed = {unit["id"]: unit for unit in units if isinstance(unit, dict) and "id" in unit}
+    problems = []
+    for shown in state["units"]:
+        if not isinstance(shown, dict):
+            continue
+        unit = printed.get(shown.get("id"))
+        if unit is None:
+            if shown.get("side") == view.get("side") and shown.get("kind") != "dummy":
+                problems.append(f"your view shows {shown.get('id')!r}, a {view.get('side')} unit the scenario does not have "
+                                "(rule 3.0: the units are the scenario's order of battle)")
+            continue
+        for key in PRINTED:
+            value = unit.get(key, 0 if key not in ("side", "kind") else None)
+            if shown.get(key, 0 if key not in ("side", "kind") else None) != value:
+                problems.append(f"your view shows {unit['id']} with {key} {shown.get(key)}, but the scenario prints {value} "
+                                f"(rule 3.0: a unit's printed strengths never change)")
+    return problems

@@ -20,7 +20,7 @@ from pbem.loading.turns import scenario_of
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.chain import Finding
 from pbem.protocol.dice import DiceStream
-from pbem.protocol.nmr import bot_seed, is_nmr
+from pbem.protocol.nmr import FORMAT as NMR_FORMAT, is_nmr, record_bot_seed
 from pbem.protocol.turnfile import SIDES, TurnFile, check_state_commitment, commit_view
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class AuditReport:
     replayed: int = 0
     views_checked: int = 0
     not_replayed: list[int] = field(default_factory=list)
+    superseded_replayed: int = 0  # referee mode: earlier revisions replayed from their reveal (issue 37)
 
     @property
     def ok(self) -> bool:
@@ -65,7 +66,8 @@ def replay_openings(report: AuditReport, turns: dict[int, TurnFile], states: dic
     for seq in sorted(turns)[1:]:
         current = turns[seq]
         if seq not in orders and seq - 1 in views and is_nmr(current.orders_header):
-            recomputed = _nmr_orders(report, current, views[seq - 1], loaded)
+            nonces = states[seq - 1][1] if seq - 1 in states else None
+            recomputed = _nmr_orders(report, current, views[seq - 1], loaded, nonces)
             if recomputed is not None:
                 orders[seq] = recomputed
         if seq - 1 not in states or seq not in orders:
@@ -85,11 +87,12 @@ def replay_openings(report: AuditReport, turns: dict[int, TurnFile], states: dic
         _compare(report, current, step, states.get(seq))
 
 
-def _nmr_orders(report: AuditReport, turn: TurnFile, views: dict, loaded):
-    """An NMR's orders, recomputed: the bot's on the missing side's view of the turn file answered (pbem.game.modes.referee.nmr)."""
+def _nmr_orders(report: AuditReport, turn: TurnFile, views: dict, loaded, view_nonces: dict | None):
+    """An NMR's orders, recomputed: the bot's on the missing side's view of the turn file answered, its seed keyed by
+    that view's nonce (issue 37; pbem.protocol.nmr, pbem.game.modes.referee.nmr)."""
     side = turn.orders_header["body"]["side"]
     try:
-        return orders_of_record(turn.orders_header, views[side], loaded)
+        return orders_of_record(turn.orders_header, views[side], loaded, (view_nonces or {}).get(side))
     except (PbemError, KeyError, ValueError) as exc:
         report.findings.append(Finding(turn.source, f"cannot recompute the NMR orders of {side}: {exc}", turn.seq))
         return None
@@ -116,19 +119,22 @@ def _compare(report: AuditReport, turn: TurnFile, step, revealed) -> None:
             report.views_checked += 1
 
 
-def nmr_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str, salt: bytes) -> Any:
-    """The orders an NMR plays: the bot's, with ``policy`` and the seed of ``salt``, on the missing side's ``view``."""
+def nmr_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str, salt: bytes, view_nonce: bytes | None,
+               body_format: str = NMR_FORMAT) -> Any:
+    """The orders an NMR plays: the bot's, with ``policy``, on the missing side's ``view``, seeded from ``salt`` and
+    the nonce of that view (``pbem.protocol.nmr.record_bot_seed``: nobody else can compute it before the reveal)."""
     from pbem.bot import bot_orders
 
-    return bot_orders(view, loaded, policy, bot_seed(salt))
+    return bot_orders(view, loaded, policy, record_bot_seed(body_format, salt, view_nonce))
 
 
-def orders_of_record(header: dict, view: dict[str, Any], loaded: LoadedScenario) -> Any:
-    """:func:`nmr_orders` for the NMR record a turn file publishes (read by ``verify`` already)."""
+def orders_of_record(header: dict, view: dict[str, Any], loaded: LoadedScenario, view_nonce: bytes | None) -> Any:
+    """:func:`nmr_orders` for the NMR record a turn file publishes (read by ``verify`` already); ``view_nonce``: the
+    nonce of ``view`` as sealed in the turn file answered."""
     from pbem.protocol.canonical import b64d
 
     body = header["body"]
-    return nmr_orders(view, loaded, body["policy"], b64d(body["salt"]))
+    return nmr_orders(view, loaded, body["policy"], b64d(body["salt"]), view_nonce, body["format"])
 
 
 def nmr_source(seq: int, side: str) -> str:

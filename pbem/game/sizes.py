@@ -12,6 +12,14 @@ is public:
   reinforcement included) and each dummy the hidden-units option allows —
   about twice the largest compressed part seen in 200 bot games of every
   scenario (docs/hidden-units.md);
+- plus room for the note of the last player-turn (issue 37 item 3): its
+  length in canonical JSON, counted whole (a note is at most 2,000
+  characters).  The note is shown in both views and kept in the referee
+  state; without this room a long note pushed the compressed parts near the
+  bucket's edge, and whether they crossed it depended on the sealed
+  Japanese content — one weak bit a game.  The note is the players' own
+  (its writer and his opponent both read it), so counting it tells neither
+  anything about hidden units;
 - growing only in public steps: never below the size of the previous turn
   file's sealed parts (their length is in clear).  Should a part ever need
   more than the size, all three parts grow to the bucket that holds it and
@@ -34,10 +42,11 @@ PER_UNIT = 64
 _LENGTH_PREFIX = 4
 
 
-def sealed_bucket(scenario: Scenario, *, hidden: bool, previous: TurnFile | None) -> int:
-    """The bucket every sealed part of the next turn file is padded to (``hidden``: the hidden-units option is on)."""
+def sealed_bucket(scenario: Scenario, *, hidden: bool, previous: TurnFile | None, note: str | None = None) -> int:
+    """The bucket every sealed part of the next turn file is padded to (``hidden``: the hidden-units option is on;
+    ``note``: the note the orders it carries out wrote to the opponent, counted whole, issue 37)."""
     pieces = len(scenario.units) + (scenario.hidden_units.dummies if hidden and scenario.hidden_units is not None else 0)
-    size = bucket_size(BASE + PER_UNIT * pieces - _LENGTH_PREFIX)
+    size = bucket_size(BASE + PER_UNIT * pieces + note_room(note) - _LENGTH_PREFIX)
     if previous is not None and previous.views:  # a file with sealed parts: never a smaller bucket than it
         size = max(size, previous_bucket(previous))
     return size
@@ -46,3 +55,13 @@ def sealed_bucket(scenario: Scenario, *, hidden: bool, previous: TurnFile | None
 def previous_bucket(turn: TurnFile) -> int:
     """The bucket ``turn``'s sealed parts were padded to, read from their (public) lengths."""
     return max(len(part) for part in (*turn.views.values(), turn.referee_state)) - ENC_LENGTH - TAG_LENGTH
+
+
+def note_room(note: str | None) -> int:
+    """The room a note takes in the size: its canonical JSON length, which bounds what it adds compressed (zlib never
+    adds more than a stored block's few bytes beyond the data), plus the key that holds it."""
+    if not isinstance(note, str):
+        return 0
+    from pbem.protocol.canonical import canonical_bytes
+
+    return len(canonical_bytes(note)) + len(b',"note":')

@@ -123,7 +123,9 @@ def play(
                 raise PbemError(
                     f"{source}: the true position finds problems ({', '.join(sorted({p.rule for p in result.problems}))}) "
                     "in American orders his view finds none in; pbem refuses to sign a rejection he cannot check",
-                    hint="this is a fault of pbem, not of the orders: report it with the game folder",
+                    hint="this is a fault of pbem, not of the orders: report it with the game folder, and do not change your "
+                         "orders to get past it (issue 37: the dice of a player-turn are fixed by its first salt, so a new "
+                         "revision rolls the same dice and cannot help; the orders stand as sent)",
                 )
             problems = list(result.problems)
         kept = with_standing(result.state, phasing, orders.defense)

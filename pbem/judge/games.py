@@ -196,7 +196,9 @@ def adjudicate_held(judge: Judge, row: sqlite3.Row) -> str | None:
             judge.mail("refused", judge.mid("refused", *(o["digest"] for o in fresh)), writer,
                        f"{mail_subject(turn, f'orders answering turn file {turn.seq} refused')}",
                        f"Your orders for game {turn.game}, turn file {turn.seq}, cannot be adjudicated:\n\n  {exc.render()}\n\n"
-                       "Send a new revision: pbem submit orders.json --turn <turn file> --key YOUR.key --replace",
+                       "If the file arrived damaged, send the same file again. If the reason names a fault of pbem, "
+                       "your orders are not at fault: do not change them to get past it (every revision of a player-turn "
+                       "rolls the same dice, issue 37, so it cannot help) and tell the judge's operator.",
                        game=turn.game)
             judge.db.executemany("UPDATE orders SET state = 'refused' WHERE digest = ?", [(o["digest"],) for o in fresh])
         return "refused"

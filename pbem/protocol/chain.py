@@ -321,6 +321,11 @@ def _orders_header_problems(turn: TurnFile, predecessors: list[TurnFile] = ()) -
                             f"{header.digest} and {earlier.digest}")
         elif earlier.digest in seen:
             problems.append(f"lists {header.side} revision {earlier.revision} twice")
+        elif (header.salt_per_player_turn or earlier.salt_per_player_turn) and earlier.salt != header.salt:
+            problems.append(f"{header.side} revision {earlier.revision} (signed by {header.side}) carries another dice salt than "
+                            f"revision {header.revision} (signed by {header.side}), which it adjudicated: the dice of one "
+                            "player-turn are the same whatever revision (issue 37; docs/PROTOCOL.md, Dice), so a revision "
+                            f"with another salt was made by a modified pbem; ask the {header.side} player")
         seen[earlier.digest] = earlier
     return problems
 

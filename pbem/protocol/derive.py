@@ -16,6 +16,21 @@ Exact derivation (another implementation must reproduce it)::
     salt   = HMAC-SHA256(secret, b"pbem-v1/orders-salt\\0"  || label)
     nonce  = HMAC-SHA256(secret, b"pbem-v1/orders-nonce\\0" || label)
 
+Since issue 37 the **dice salt belongs to the player-turn, not to the
+revision**: the label of the salt leaves the revision out, so whatever
+revision, note or order a player sends answering one turn file, its dice are
+the same (orders headers of format ``pbem-orders-3``; the nonce stays per
+revision, since it blinds a commitment to different orders)::
+
+    salt   = HMAC-SHA256(secret, b"pbem-v1/player-turn-salt\\0" || canonical_bytes({"game", "turn", "side"}))
+
+A peeking referee who adjudicated to a scratch file and then asked for
+changed orders ("pbem stopped on your orders") got other dice from a new
+revision; now he gets the same ones.  The player never sees the dice before
+the turn file, so a fixed salt gives him nothing either.  (``pbem-orders-2``
+headers of older games carry the per-revision salt above; they still
+verify.)
+
 The secret never leaves the process and cannot be turned back into the key;
 nobody needs it but its holder (no key is ever released).  The ``nonce``
 blinds the public commitment to the orders (:mod:`pbem.protocol.ordersfile`)
@@ -49,6 +64,7 @@ from pbem.protocol.keys import PrivateIdentity
 _SECRET_INFO = b"pbem-v1/orders-secret"
 _SALT_DOMAIN = b"pbem-v1/orders-salt\x00"
 _NONCE_DOMAIN = b"pbem-v1/orders-nonce\x00"
+_PLAYER_TURN_SALT_DOMAIN = b"pbem-v1/player-turn-salt\x00"
 _ORDERS_SEED_DOMAIN = b"pbem-v1/adjudication-seed\x00"
 _TURN_SEED_DOMAIN = b"pbem-v1/turn-seed\x00"
 
@@ -70,6 +86,12 @@ def orders_salt_and_nonce(player: PrivateIdentity, *, game: str, turn_digest: st
         hmac.new(secret, _SALT_DOMAIN + label, hashlib.sha256).digest(),
         hmac.new(secret, _NONCE_DOMAIN + label, hashlib.sha256).digest(),
     )
+
+
+def player_turn_salt(player: PrivateIdentity, *, game: str, turn_digest: str, side: str) -> bytes:
+    """The dice salt of one player's orders answering one turn file, whatever their revision (issue 37)."""
+    label = canonical_bytes({"game": game, "turn": turn_digest, "side": side})
+    return hmac.new(_secret(player), _PLAYER_TURN_SALT_DOMAIN + label, hashlib.sha256).digest()
 
 
 def orders_seed(player: PrivateIdentity, *, game: str, turn_digest: str, side: str, revision: int) -> bytes:

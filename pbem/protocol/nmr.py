@@ -7,7 +7,7 @@ then carries, in its ``orders`` member where a player's signed orders header
 would be, an NMR record: an envelope (:mod:`pbem.protocol.signing`, context
 ``"nmr"``) signed by the referee, whose body is::
 
-    {"format": "pbem-nmr-1",
+    {"format": "pbem-nmr-2",
      "game": "<game id>",
      "answers": {"seq": 3, "turn": "sha256:<digest of turn file 3>"},
      "side": "US" | "JP",                  # the side awaited, whose orders did not come
@@ -28,8 +28,23 @@ is the referee's (the judge's) word, as it always was by mail.
 
 Exact derivation (another implementation must reproduce it)::
 
-    salt = SHA-256(b"pbem-v1/nmr-salt\\0" || canonical_bytes({"game", "turn": <digest answered>, "side", "policy"}))
-    bot seed = the first 8 bytes of salt, read as an unsigned big-endian integer
+    salt     = SHA-256(b"pbem-v1/nmr-salt\\0" || canonical_bytes({"game", "turn": <digest answered>, "side", "policy"}))
+    bot seed = the first 8 bytes, read as an unsigned big-endian integer, of
+               HMAC-SHA256(key = the nonce of the missing side's view in the turn file answered,
+                           msg = b"pbem-v1/nmr-bot-seed\\0" || salt)
+
+The bot's own random draws — above all the Japanese secret set-up under
+hidden units (19B.1) — come from the bot seed.  In ``pbem-nmr-1`` records
+(games played before issue 37) the bot seed was the first 8 bytes of the
+salt itself, which anyone computes: the American rebuilt an NMR set-up
+marker for marker from the genesis file and the public record.  The view
+nonce is 32 random bytes the referee drew and committed (inside the view
+commitment, in clear) in the turn file answered, before any deadline, and
+sealed only to the missing side and the referee: so the missing player
+recomputes his bot's orders from his own view (``verify --replay-mine``),
+the audit from the reveal file (which opens every view nonce), and his
+opponent cannot compute them before the reveal.  ``pbem-nmr-1`` records
+are still read, with their old bot seed, so that old games verify.
 """
 
 from __future__ import annotations
@@ -45,11 +60,14 @@ from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.modes import file_mode
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile
 
-FORMAT = "pbem-nmr-1"
+FORMAT = "pbem-nmr-2"
+OLD_FORMAT = "pbem-nmr-1"  # before issue 37: the bot seed followed from the public salt alone
+FORMATS = (FORMAT, OLD_FORMAT)
 SIGN_CONTEXT = "nmr"
 POLICIES = ("greedy",)  # the policy an NMR may name: deterministic, and sensible play for the absent player
 KEYS = frozenset({"format", "game", "answers", "side", "policy", "salt"})
 _SALT_DOMAIN = b"pbem-v1/nmr-salt\x00"
+_BOT_SEED_DOMAIN = b"pbem-v1/nmr-bot-seed\x00"
 
 
 def nmr_salt(game: str, turn_digest: str, side: str, policy: str) -> bytes:
@@ -58,13 +76,31 @@ def nmr_salt(game: str, turn_digest: str, side: str, policy: str) -> bytes:
 
 
 def bot_seed(salt: bytes) -> int:
-    """The bot's seed for an NMR (its random draws, e.g. the Japanese secret set-up under hidden units)."""
+    """The bot's seed of a ``pbem-nmr-1`` record (issue 37: public, so no longer written): the salt's first 8 bytes."""
     return int.from_bytes(salt[:8], "big")
+
+
+def hidden_bot_seed(salt: bytes, view_nonce: bytes) -> int:
+    """The bot's seed of a ``pbem-nmr-2`` record: keyed by the missing side's view nonce in the turn file answered,
+    which only that side and the referee hold until the reveal (issue 37 item 1)."""
+    import hmac
+
+    return int.from_bytes(hmac.new(view_nonce, _BOT_SEED_DOMAIN + salt, hashlib.sha256).digest()[:8], "big")
+
+
+def record_bot_seed(body_format: str, salt: bytes, view_nonce: bytes | None) -> int:
+    """The bot seed an NMR record of ``body_format`` plays with (``view_nonce``: the missing side's, in the turn file
+    answered; needed for ``pbem-nmr-2``)."""
+    if body_format == OLD_FORMAT:
+        return bot_seed(salt)
+    if view_nonce is None:
+        raise ValueError("an NMR's bot seed needs the missing side's view nonce of the turn file answered")
+    return hidden_bot_seed(salt, view_nonce)
 
 
 def is_nmr(header: Any) -> bool:
     """True when a turn file's ``orders`` member is an NMR record rather than a player's orders header."""
-    return isinstance(header, dict) and isinstance(header.get("body"), dict) and header["body"].get("format") == FORMAT
+    return isinstance(header, dict) and isinstance(header.get("body"), dict) and header["body"].get("format") in FORMATS
 
 
 @dataclass(frozen=True)
@@ -78,6 +114,7 @@ class NmrRecord:
     side: str
     policy: str
     salt: bytes
+    format: str = FORMAT
 
     @property
     def digest(self) -> str:
@@ -105,7 +142,8 @@ def read_record(envelope: Any, referee: PublicIdentity, *, source: str, field_na
     return NmrRecord(envelope, fields.string(body["game"], where.at("body.game")),
                      fields.integer(answers["seq"], where.at("body.answers.seq"), minimum=0),
                      fields.digest_value(answers["turn"], where.at("body.answers.turn")), side,
-                     fields.string(body["policy"], where.at("body.policy")), fields.b64(body["salt"], where.at("body.salt")))
+                     fields.string(body["policy"], where.at("body.policy")), fields.b64(body["salt"], where.at("body.salt")),
+                     fields.string(body["format"], where.at("body.format")))
 
 
 def record_problems(turn: TurnFile, predecessors: list[TurnFile]) -> list[str]:

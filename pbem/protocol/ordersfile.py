@@ -5,12 +5,12 @@ Three layers.  The **signed header** — the player's signed envelope
 answer and commits to them without showing them::
 
     {
-      "format": "pbem-orders-2",
+      "format": "pbem-orders-3",
       "game": "<game id>",
       "answers": {"seq": 3, "turn": "sha256:<digest of turn file 3>"},
       "side": "US" | "JP",
       "revision": 1,                 # 1, 2, …: the player's own counter; the latest he sent wins
-      "salt": "<b64, 32 bytes>",     # derived (pbem.protocol.derive): a resend rolls the same dice
+      "salt": "<b64, 32 bytes>",     # derived per player-turn (pbem.protocol.derive): every revision rolls the same dice
       "orders": "sha256:<hex>"       # commit_orders(nonce, orders)
     }
 
@@ -65,7 +65,7 @@ from pbem.errors import BadInput, VerificationFailed
 from pbem.protocol import fields, parts, signing
 from pbem.protocol.armour import armour, dearmour
 from pbem.protocol.canonical import DIGEST_PREFIX, NotCanonical, b64e, canonical_bytes, digest, parse_canonical
-from pbem.protocol.derive import orders_salt_and_nonce, orders_seed
+from pbem.protocol.derive import orders_salt_and_nonce, orders_seed, player_turn_salt
 from pbem.protocol.dice import SALT_LENGTH, commit
 from pbem.protocol.files import text_and_source
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
@@ -73,7 +73,9 @@ from pbem.protocol.modes import file_mode
 from pbem.protocol.sealing import open_sealed, seal, seal_info
 from pbem.protocol.turnfile import ARMOUR_MARKER, SIDES, TurnFile
 
-FORMAT = "pbem-orders-2"
+FORMAT = "pbem-orders-3"
+OLD_FORMAT = "pbem-orders-2"  # before issue 37: a salt per revision, so a new revision rolled other dice
+FORMATS = (FORMAT, OLD_FORMAT)
 SEALED_FORMAT = "pbem-orders-sealed-2"
 KIND = "ORDERS"
 SIGN_CONTEXT = "orders"
@@ -110,6 +112,12 @@ class OrdersHeader:
     salt: bytes = field(repr=False)
     commitment: str
     next_commitment: str | None = None  # two-player mode: the signer's seed for his opponent's next orders
+    format: str = FORMAT
+
+    @property
+    def salt_per_player_turn(self) -> bool:
+        """Whether every revision of these orders must carry one salt (``pbem-orders-3``, issue 37)."""
+        return self.format == FORMAT
 
     @property
     def digest(self) -> str:
@@ -202,7 +210,8 @@ def build_orders(
         canonical_bytes(orders)
     except NotCanonical as exc:
         raise BadInput(f"the orders cannot be signed: {exc}", hint="write whole numbers; check the orders file") from None
-    salt, nonce = orders_salt_and_nonce(player, game=game, turn_digest=turn_digest, side=side, revision=revision)
+    _, nonce = orders_salt_and_nonce(player, game=game, turn_digest=turn_digest, side=side, revision=revision)
+    salt = player_turn_salt(player, game=game, turn_digest=turn_digest, side=side)  # the player-turn's, not the revision's
     answers = {"seq": seq, "turn": turn_digest}
     labels = {"game": game, "answers": answers, "side": side, "revision": revision}
     header_body = {"format": FORMAT, **labels, "salt": b64e(salt), "orders": commit_orders(nonce, orders)}
@@ -295,7 +304,7 @@ def _parse_answers(value: Any, where: fields.Where) -> dict:
 
 
 def _parse_labels(record: dict, where: fields.Where) -> tuple[str, dict, str, int]:
-    if record["format"] != FORMAT:
+    if record["format"] not in FORMATS:
         raise where.at("format").fail(f"orders format {record['format']!r} is not {FORMAT!r}",
                                       hint="the player's pbem is another version")
     game = fields.string(record["game"], where.at("game"))
@@ -324,7 +333,8 @@ def read_header(envelope: Any, players: dict[str, PublicIdentity], *, source: st
     salt = fields.b64(body["salt"], where.at("body.salt"), length=SALT_LENGTH)
     commitment = fields.digest_value(body["orders"], where.at("body.orders"))
     next_commitment = fields.digest_value(body["next_commitment"], where.at("body.next_commitment")) if two_player else None
-    return OrdersHeader(envelope, game, answers["seq"], answers["turn"], side, revision, salt, commitment, next_commitment)
+    return OrdersHeader(envelope, game, answers["seq"], answers["turn"], side, revision, salt, commitment, next_commitment,
+                        body["format"])
 
 
 def outer_labels(text: str, source: str) -> tuple[dict, bytes]:
@@ -386,8 +396,8 @@ def open_orders(
     header = read_header(content["header"], players, source=source, field_name="sealed.header")
     _check_answers(header.game, {"seq": header.seq, "turn": header.turn}, header.side, inner_where.at("header.body"),
                    layer="the signed orders inside", **expectations)
-    if (header.game, header.seq, header.turn, header.side, header.revision) != (
-        game, answers["seq"], answers["turn"], side, revision
+    if (header.format, header.game, header.seq, header.turn, header.side, header.revision) != (
+        outer["format"], game, answers["seq"], answers["turn"], side, revision
     ):
         raise inner_where.at("header").fail(
             "the signed orders inside do not match the file's outer labels",

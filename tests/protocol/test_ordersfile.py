@@ -20,7 +20,7 @@ def test_round_trip(new_game, parties):
     assert headers == {"Game": genesis.game, "Answers": "0", "Side": "US", "Revision": "1"}
 
 
-def test_a_resend_is_the_same_orders_and_only_a_new_revision_has_a_new_salt(new_game, parties):
+def test_a_resend_is_the_same_orders_and_every_revision_of_a_player_turn_has_its_salt(new_game, parties):
     game = new_game()
     genesis = game.start()
     first = ordersfile.build_orders_for_turn(parties.us, genesis, "US", {"moves": [1]})
@@ -30,7 +30,9 @@ def test_a_resend_is_the_same_orders_and_only_a_new_revision_has_a_new_salt(new_
     changed = ordersfile.build_orders_for_turn(parties.us, genesis, "US", {"moves": [2]})
     assert changed.salt == first.salt and changed.digest != first.digest  # same revision: equivocation, visible
     second = ordersfile.build_orders_for_turn(parties.us, genesis, "US", {"moves": [2]}, revision=2)
-    assert second.salt != first.salt and second.header.revision == 2
+    # Issue 37: the salt is the player-turn's, so a new revision rolls the same dice (a referee cannot re-roll by
+    # asking for changed orders); the nonce, which blinds the commitment to other orders, is the revision's.
+    assert second.salt == first.salt and second.header.revision == 2 and second.nonce != first.nonce
     assert ordersfile.build_orders_for_turn(parties.jp, genesis, "JP", {"moves": [1]}).salt != first.salt
 
 

@@ -65,7 +65,8 @@ class RefereeMode(GameMode):
             adjudicator, game=turn.game, seq=turn.seq + 1, scenario={"id": turn.scenario_id, "hash": turn.scenario_hash},
             ruleset=turn.ruleset, identities=turn.identities, public=step.public, views=step.views,
             referee_state=step.referee_state, next_seed=new_seed(), prev=turn, orders=body.envelope, dice_used=dice,
-            superseded=superseded, min_bucket=sealed_bucket(loaded.scenario, hidden=hidden, previous=turn),
+            superseded=superseded,
+            min_bucket=sealed_bucket(loaded.scenario, hidden=hidden, previous=turn, note=(step.last or {}).get("note")),
         )
 
     def side_view(self, turn, side, identity):

@@ -35,6 +35,11 @@ from pbem.protocol.turnfile import TurnFile, build_turn, commit_view, open_refer
 
 def side_view(turn: TurnFile, referee: PrivateIdentity, side: str) -> dict[str, Any]:
     """``side``'s view of ``turn`` as the referee rebuilds it from his sealed state, checked against the signed view commitment."""
+    return side_view_opening(turn, referee, side)[1]
+
+
+def side_view_opening(turn: TurnFile, referee: PrivateIdentity, side: str) -> tuple[bytes, dict[str, Any]]:
+    """``(nonce, view)`` of ``side``'s view of ``turn``, rebuilt by the referee and checked against its commitment."""
     secret = open_referee_state(turn, referee)
     loaded = scenario_of(turn)
     with reading_view(turn.source, "the full state sealed in this turn file"):
@@ -54,7 +59,7 @@ def side_view(turn: TurnFile, referee: PrivateIdentity, side: str) -> dict[str, 
         raise VerificationFailed(f"the {side} view rebuilt from the sealed state is not the view sealed to {side}",
                                  file=turn.source, field=f"view_commitments.{side}",
                                  hint="keep every turn file of the game in one folder (the one before this is needed under hidden units)")
-    return view
+    return secret.view_nonces[side], view
 
 
 def adjudicate_nmr(turn: TurnFile, referee: PrivateIdentity, side: str, policy: str = "greedy") -> tuple[Adjudicated, NmrRecord]:
@@ -72,7 +77,8 @@ def adjudicate_nmr(turn: TurnFile, referee: PrivateIdentity, side: str, policy: 
         raise BadInput(f"--nmr {side}: but turn file {turn.seq} awaits {awaited}'s orders, not {side}'s",
                        file=turn.source, hint=f"an NMR is played for the side awaited: --nmr {awaited}")
     record = build_record(referee, turn, side, policy)
-    orders = nmr_orders(side_view(turn, referee, side), loaded, policy, record.salt)
+    nonce, view = side_view_opening(turn, referee, side)
+    orders = nmr_orders(view, loaded, policy, record.salt, nonce, record.format)
     dice = DiceStream(secret.next_seed, record.salt)
     scenario_ref = {"id": turn.scenario_id, "hash": turn.scenario_hash}
     step = play(loaded, turn.ruleset, state, orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref,
@@ -94,9 +100,10 @@ def nmr_side(turn: TurnFile) -> str | None:
 def nmr_document(turn: TurnFile, answered: TurnFile, side: str, player: PrivateIdentity) -> Any | None:
     """The missing side's own check of an NMR played for him: the bot's orders on the view sealed to him (None if it will not open)."""
     from pbem.errors import PbemError
-    from pbem.protocol.turnfile import open_view
+    from pbem.protocol.turnfile import open_view_opening
 
     try:
-        return orders_of_record(turn.orders_header, open_view(answered, side, player), scenario_of(turn))
+        nonce, view = open_view_opening(answered, side, player)
+        return orders_of_record(turn.orders_header, view, scenario_of(turn), nonce)
     except PbemError:
         return None

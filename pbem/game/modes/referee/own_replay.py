@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.game.record_checks import view_problems
+from pbem.game.record_checks import printed_problems, view_problems
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.chain import Finding
 from pbem.protocol.keys import PrivateIdentity
@@ -63,6 +63,10 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
             continue
         for problem in view_problems(views[seq], turn.public):
             findings.append(Finding(turn.source, f"your {side} view disagrees with the signed public record: {problem}", seq))
+        from pbem.loading.turns import scenario_document_of
+
+        for problem in printed_problems(views[seq], scenario_document_of(turn)[0].get("units") or []):  # 3.0 (issue 37 item 4)
+            findings.append(Finding(turn.source, f"your {side} view {problem.removeprefix('your view ')}", seq))
     for seq in sorted(by_seq):
         turn = by_seq[seq]
         if seq == 0 or turn.orders_header["body"]["side"] != side or seq not in views or seq - 1 not in views:

@@ -15,8 +15,15 @@ canonical JSON of::
                 "state": null | {"nonce": <b64>, "state": <full state>},   # state_commitment
                 "view_nonces": null | {"US": <b64>, "JP": <b64>},          # view_commitments, views rebuilt by replay
                 "views": {SIDE: {"nonce": <b64>, "view": <view>}, …},      # view_commitments, views as sent
-                "orders": null | {"nonce": <b64>, "orders": <orders>}},    # the published header's commitment
+                "orders": null | {"nonce": <b64>, "orders": <orders>},     # the published header's commitment
+                "superseded": [{"digest": <orders digest>, "nonce": <b64>, "orders": <orders>}, …]},  # optional
                …]}
+
+``superseded`` (issue 37) opens each earlier revision the turn file lists as
+superseded, named by its orders digest: the audit checks each against its
+signed header and replays it too, with the same seed and (per player-turn)
+the same salt.  It is written only when there is something to open, so a
+reveal of a game without revisions reads as before.
 
 The referee's reveal holds the state, the view nonces and the orders of
 every turn file (the last turn file's next seed is never needed); the views
@@ -33,13 +40,13 @@ from typing import Any
 from pbem.errors import BadInput, PbemError
 from pbem.protocol import fields
 from pbem.protocol.armour import armour, dearmour
-from pbem.protocol.canonical import b64e, canonical_bytes, parse_canonical
+from pbem.protocol.canonical import b64e, canonical_bytes, digest, parse_canonical
 from pbem.protocol.chain import verify_chain
 from pbem.protocol.derive import orders_salt_and_nonce
 from pbem.protocol.files import read_text, too_large
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.nmr import is_nmr
-from pbem.protocol.ordersfile import open_orders_for_turn, outer_labels
+from pbem.protocol.ordersfile import OLD_FORMAT as OLD_ORDERS_FORMAT, open_orders_for_turn, outer_labels
 from pbem.protocol.turnfile import REFEREE, SIDES, TurnFile, open_referee_state, open_view_opening
 
 FORMAT = "pbem-reveal-2"
@@ -58,6 +65,7 @@ class Opening:
     view_nonces: dict[str, bytes] | None = None
     views: dict[str, tuple[bytes, Any]] = field(default_factory=dict)
     orders: tuple[bytes, Any] | None = None
+    superseded: dict[str, tuple[bytes, Any]] = field(default_factory=dict)  # orders digest -> (nonce, orders)
 
 
 @dataclass
@@ -95,6 +103,14 @@ def referee_reveal(folder: Path, referee: PrivateIdentity) -> Reveal:
                 raise BadInput(f"the orders it adjudicated ({turn.orders}) are not among the orders files in {folder}",
                                file=turn.source, hint="put every orders file you adjudicated in the game folder")
             opening.orders = (body.nonce, body.orders)
+            for envelope in turn.superseded:  # every earlier revision listed, so the audit replays it too (issue 37)
+                earlier = orders.get(digest(envelope))
+                if earlier is not None:
+                    opening.superseded[earlier.digest] = (earlier.nonce, earlier.orders)
+                elif envelope.get("body", {}).get("format") != OLD_ORDERS_FORMAT:
+                    raise BadInput(f"revision {envelope['body'].get('revision')} it lists as superseded ({digest(envelope)}) is not "
+                                   f"among the orders files in {folder}", file=turn.source,
+                                   hint="put every orders file you received in the game folder: the audit replays every revision")
         openings[seq] = opening
     return Reveal("(the referee's own reveal)", turns[0].game, REFEREE, openings, signer=referee)
 
@@ -156,13 +172,16 @@ def reveal_text(reveal: Reveal, signer: PrivateIdentity | None = None) -> str:
 
     turns = []
     for seq, o in sorted(reveal.turns.items()):
-        turns.append({
+        item = {
             "seq": seq,
             "state": None if o.state is None else {"nonce": b64e(o.state[0]), "state": o.state[1]},
             "view_nonces": None if o.view_nonces is None else {s: b64e(n) for s, n in o.view_nonces.items()},
             "views": {s: {"nonce": b64e(n), "view": v} for s, (n, v) in o.views.items()},
             "orders": None if o.orders is None else {"nonce": b64e(o.orders[0]), "orders": o.orders[1]},
-        })
+        }
+        if o.superseded:
+            item["superseded"] = [{"digest": d, "nonce": b64e(n), "orders": orders} for d, (n, orders) in sorted(o.superseded.items())]
+        turns.append(item)
     record = {"format": FORMAT, "game": reveal.game, "by": reveal.by, "turns": turns}
     return armour(KIND, canonical_bytes(signing.sign(signer, record, SIGN_CONTEXT)), {"Game": reveal.game, "By": reveal.by})
 
@@ -188,7 +207,7 @@ def read_reveal(path: str | os.PathLike[str]) -> Reveal:
     openings: dict[int, Opening] = {}
     for index, item in enumerate(fields.array(record["turns"], where.at("turns"))):
         at = where.at("turns").at(index)
-        item = fields.obj(item, at, TURN_KEYS)
+        item = fields.obj(item, at, TURN_KEYS | {"superseded"} if isinstance(item, dict) and "superseded" in item else TURN_KEYS)
         seq = fields.integer(item["seq"], at.at("seq"), minimum=0)
         opening = Opening()
         if item["state"] is not None:
@@ -205,6 +224,13 @@ def read_reveal(path: str | os.PathLike[str]) -> Reveal:
         if item["orders"] is not None:
             orders = fields.obj(item["orders"], at.at("orders"), {"nonce", "orders"})
             opening.orders = (fields.b64(orders["nonce"], at.at("orders.nonce"), length=32), orders["orders"])
+        for number, earlier in enumerate(fields.array(item.get("superseded", []), at.at("superseded"))):
+            where_earlier = at.at("superseded").at(number)
+            earlier = fields.obj(earlier, where_earlier, {"digest", "nonce", "orders"})
+            name = fields.digest_value(earlier["digest"], where_earlier.at("digest"))
+            if name in opening.superseded:
+                raise where_earlier.at("digest").fail(f"revision {name} is revealed twice")
+            opening.superseded[name] = (fields.b64(earlier["nonce"], where_earlier.at("nonce"), length=32), earlier["orders"])
         if seq in openings:
             raise at.at("seq").fail(f"turn file {seq} is revealed twice")
         openings[seq] = opening
