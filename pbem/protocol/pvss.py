@@ -233,13 +233,19 @@ def _decrypt_context(context: bytes, i: int) -> bytes:
     return context + b"\x00decrypt\x00" + i.to_bytes(4, "big")
 
 
-def deal(public_keys: list[bytes], threshold: int, context: bytes) -> tuple[Dealing, bytes]:
-    """A dealing to ``public_keys`` (participant ``i`` is ``public_keys[i-1]``) and the secret ``S = s·G``."""
+def scalar_from_seed(seed: bytes, label: bytes) -> int:
+    """A scalar from 32 or more random bytes: SHA-512(label || seed) reduced modulo ``L`` (the bias is 2^-259)."""
+    return int.from_bytes(_na.crypto_core_ed25519_scalar_reduce(hashlib.sha512(label + seed).digest()), "little")
+
+
+def deal(public_keys: list[bytes], threshold: int, context: bytes, secret: int | None = None) -> tuple[Dealing, bytes]:
+    """A dealing to ``public_keys`` (participant ``i`` is ``public_keys[i-1]``) and the secret ``S = s·G``; ``secret``
+    is ``s`` when the caller drew it (else a random scalar)."""
     if not 1 <= threshold <= len(public_keys):
         raise ValueError("the threshold must be between 1 and the number of participants")
     keys = [point_of(y, f"participant {i}'s public key") for i, y in enumerate(public_keys, 1)]
     while True:
-        coefficients = [random_scalar() for _ in range(threshold)]
+        coefficients = [secret % L if secret else random_scalar()] + [random_scalar() for _ in range(threshold - 1)]
         values = [sum(a * pow(i, j, L) for j, a in enumerate(coefficients)) % L for i in range(1, len(keys) + 1)]
         if all(values):  # p(i) = 0 has probability n/L
             break

@@ -99,7 +99,7 @@ def test_a_commitment_to_a_lower_threshold_is_refused():
         pvss.verify_dealing(dealing, ys, 2, CTX)
 
 
-@pytest.mark.parametrize("garbage", [os.urandom(31), os.urandom(33), b"", b"\x01" + bytes(31), bytes(32),
+@pytest.mark.parametrize("garbage", [b"\x07" * 31, b"\x09" * 33, b"", b"\x01" + bytes(31), bytes(32),
                                      b"\xff" * 32, "text"])
 def test_garbage_bytes_are_refused_not_a_crash(garbage):
     xs, ys = _party(2)
