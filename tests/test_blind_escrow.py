@@ -136,7 +136,7 @@ def test_the_holder_alone_opens_nothing(tmp_path):
     held = blind_files.load(us.game)
     assert held.secret is None and not held.secret_published and held.jp_orders == {}
     said = pbem("audit", us.game, code=1)
-    assert "AUDIT FAILED" in said and "with full information" not in said
+    assert "NOT AUDITED" in said and "with full information" not in said
     opened = blind_escrow.read_shares(us.game, held)
     assert set(opened) == {blind_escrow.HOLDER}
     with pytest.raises(pvss.PvssError, match="1 opened share"):

@@ -104,16 +104,21 @@ def view(
 def verify_folder(folder: Path, as_json: bool) -> None:
     from pbem.game.modes.blind.files import findings, load
 
+    from pbem.game.modes.blind.stall import stall
+
     held = load(folder)
     found = findings(held)
+    stalled = stall(held)
     if as_json:
-        output.echo_json({"ok": not found, "game": held.game, "files": len(held.messages),
-                          "secret_from": _secret_from(held),
+        output.echo_json({"ok": not found and not stalled, "game": held.game, "files": len(held.messages),
+                          "secret_from": _secret_from(held), "stalled": stalled.words if stalled else None,
                           "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found]})
     elif found:
         typer.echo(f"NOT VERIFIED: {found[0]}")
         for f in found:
             typer.echo(f"  {f}")
+    elif stalled:
+        typer.echo(f"STALLED: {stalled.words}")
     else:
         typer.echo(f"verified {len(held.messages)} file(s) of game {held.game}, US and JP, no referee, hidden units: "
                    f"signatures, the chain, every opening against the roots held, acknowledgements, seeds and rolls hold")
@@ -122,21 +127,30 @@ def verify_folder(folder: Path, as_json: bool) -> None:
                        "(blind-share-holder.pbem, blind-share-US.pbem); pbem audit replays the game with it")
         elif not held.secret_published:
             typer.echo("  the hidden moves wait for the Japanese player's secret (pbem blind publish-secret), then pbem audit")
-    raise typer.Exit(1 if found else 0)
+    raise typer.Exit(1 if found or stalled else 0)
 
 
 def audit_folder(folder: Path) -> None:
-    from pbem.game.modes.blind.files import audit_findings, load
+    from pbem.game.modes.blind.files import audit_findings, findings, load
+    from pbem.game.modes.blind.stall import NOT_OVER, stall, stopped_lines
     from pbem.game.modes import BLIND_MODE
 
     held = load(folder)
+    if not findings(held) and not held.secret_published and not held.over:  # in progress, or stalled: never a pass
+        stalled = stall(held)
+        typer.echo(f"STALLED: {stalled.words}" if stalled else f"NOT AUDITED: {NOT_OVER}")
+        raise typer.Exit(1)
     found = audit_findings(held)
     if found:
         typer.echo(f"AUDIT FAILED: {found[0]}")
         for f in found:
             typer.echo(f"  {f}")
+        for line in stopped_lines(held):
+            typer.echo(line)
         raise typer.Exit(1)
     typer.echo(BLIND_MODE.audit_summary(len(held.record.publications)))
+    for line in stopped_lines(held):
+        typer.echo(line)
     if held.secret_recovered_by:
         typer.echo(f"  the secret and the Japanese orders came from the escrow, opened by {held.secret_recovered_by}: "
                    "the Japanese player did not publish them")
@@ -159,6 +173,7 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
         role = role_in(load(folder), holder)
     hint = str(key.with_suffix(".key")) if key else "KEY"
     lines, found, ok = BLIND_MODE.advice(folder, role, hint)
+    stalled = next((line for line in lines if line.startswith("STALLED: ")), None)
     if role:
         lines.insert(1, f"you are {role}")
     if as_json:
@@ -167,12 +182,12 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
                           "files": len(held.messages), "steps": len(held.record.publications), "over": held.over,
                           "secret_published": held.secret_published, "secret_from": _secret_from(held),
                           "escrow": _escrow_holder(held), "next_writer": held.next_writer,
-                          "verified": not found,
+                          "verified": not found, "stalled": stalled.removeprefix("STALLED: ") if stalled else None,
                           "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found],
                           "next": [line.removeprefix("next: ") for line in lines if line.startswith("next: ")]})
     else:
         typer.echo("\n".join(lines))
-    raise typer.Exit(0 if not found else 1)
+    raise typer.Exit(0 if not found and not stalled else 1)
 
 
 class _FolderCommands:

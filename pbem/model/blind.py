@@ -48,9 +48,12 @@ class _Body(BaseModel):
     format: Literal["pbem-blind-1"]
     mode: Literal["hidden-no-referee"]
     game: GameId
-    n: int = Field(description="The file's number in the game (blind-NNNN-SIDE.pbem); -1 for the secret at the end.")
+    n: int = Field(description="The file's number in the game (blind-NNNN-SIDE.pbem); -1 for the secret at the end, -2 for an opened escrow share.")
     from_: Literal["US", "JP"] = Field(alias="from", description="Who wrote and signed it.")
     prev: Optional[Digest] = Field(description="The digest of the previous file's payload (null in the genesis).")
+    sent: Optional[str] = Field(None, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                                description="When its writer wrote it (UTC), signed: a stall is dated from the file "
+                                            "left unanswered (issue 36).")
 
 
 class ScenarioRef(BaseModel):

@@ -191,6 +191,13 @@ class BlindMode(GameMode):
             lines.insert(1, NO_ESCROW)
         if held.secret_recovered_by:
             lines.append(f"the Japanese secret came from the escrow, opened by {held.secret_recovered_by}")
+        from pbem.game.modes.blind.stall import stall
+
+        stalled = stall(held)
+        if stalled is not None:  # the same verdict as verify and both audits (issue 36)
+            lines.append(f"STALLED: {stalled.words}"
+                         + (f"; you and the escrow holder ({holder.describe()}) can open the game: each runs "
+                            f"pbem blind recover {folder} --key YOUR.key" if holder and stalled.side == "JP" else ""))
         if nxt is None and not held.over:  # recovered from the escrow while the game went on: it ends here
             lines.append(f"next: the game ends here (every marker is open): pbem audit {folder}")
         elif nxt is None:
