@@ -46,8 +46,26 @@ def play(scenario: str, folder: Path, escrow: bool) -> tuple[list[int], list[int
     finally:
         blind_demo.blind_files.write_next = real
     files = blindfile.numbered_files(folder / "US")
+    if escrow:
+        global ESCROW_BYTES
+        ESCROW_BYTES = [escrow_bytes(p) for p in files if p.name.endswith("-JP.pbem")]
     return ([p.stat().st_size for p in files if p.name.endswith("-JP.pbem")],
             [p.stat().st_size for p in files if p.name.endswith("-US.pbem")], times)
+
+
+ESCROW_BYTES: list[int] = []
+
+
+def escrow_bytes(path: Path) -> int:
+    """What the escrow adds to this file: its armoured size less the same envelope's without the escrow fields."""
+    from pbem.protocol.armour import armour
+    from pbem.protocol.canonical import canonical_bytes
+
+    message = blindfile.read(path.read_text(), str(path))
+    body = {k: v for k, v in message.envelope["body"].items() if k not in ("escrow", "escrow_part")}
+    headers = {"Game": message.body["game"], "Number": str(message.n)}
+    return len(path.read_text().encode()) - len(armour(blindfile.KIND, canonical_bytes({**message.envelope, "body": body}),
+                                                       headers).encode())
 
 
 def pieces(scenario: str, repeat: int) -> dict[str, float]:
@@ -92,7 +110,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", default="test-skirmish")
     parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--no-play", action="store_true", help="time the pieces only (a Leyte game takes long)")
     args = parser.parse_args()
+    if args.no_play:
+        for name, value in pieces(args.scenario, args.repeat).items():
+            print(f"  {name}: {value:.3f} ms" if isinstance(value, float) else f"  {name}: {value}")
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         plain_jp, plain_us, plain_t = play(args.scenario, Path(tmp) / "plain", False)
         esc_jp, esc_us, esc_t = play(args.scenario, Path(tmp) / "escrow", True)
@@ -101,6 +124,8 @@ def main() -> int:
     extra = [e - p for e, p in zip(esc_jp[1:], plain_jp[1:])]
     print(f"  each later Japanese file: median {statistics.median(plain_jp[1:]):.0f} -> "
           f"{statistics.median(esc_jp[1:]):.0f} bytes (+{statistics.median(extra):.0f}, min +{min(extra)}, max +{max(extra)})")
+    print(f"  the escrow's own bytes in each Japanese file: genesis {ESCROW_BYTES[0]}, later files "
+          f"{sorted(set(ESCROW_BYTES[1:]))} (base64 twice: the part, then the armour)")
     extra_us = [e - p for e, p in zip(esc_us, plain_us)]
     print(f"  each American file: +{statistics.median(extra_us):.0f} bytes (median)")
     print(f"  write_next per file: median {statistics.median(plain_t):.0f} ms -> {statistics.median(esc_t):.0f} ms "

@@ -397,7 +397,9 @@ def read_shares(folder: Path, held) -> dict[int, bytes]:
 def read_recovered(folder: Path, held) -> tuple[bytes, dict[int, dict], str] | None:
     """The secret, the Japanese orders and who opened them, once both shares are in the folder; None before.  What the
     parts fail is added to ``held.problems``, naming the Japanese player (anyone can check it again)."""
-    if holder_of(held.messages[0]) is None or dealing_problem(held) is not None:
+    if holder_of(held.messages[0]) is None or not any((folder / name).exists() for name in SHARE_NAMES.values()):
+        return None
+    if dealing_problem(held) is not None:  # public_findings names the Japanese player: there is no share to read
         return None
     opened = read_shares(folder, held)
     if len(opened) < THRESHOLD:
