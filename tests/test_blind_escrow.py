@@ -65,6 +65,17 @@ def jp_files(folder: Path) -> list[blindfile.Message]:
     return [blindfile.read(p.read_text(), p.name) for p in blindfile.numbered_files(folder) if p.name.endswith("-JP.pbem")]
 
 
+def stall(players, days: int = 30) -> None:
+    """The Japanese player has not answered the American player's last file for ``days`` days."""
+    from datetime import datetime, timedelta, timezone
+
+    us = players["US"]
+    last = blindfile.numbered_files(us.game)[-1]
+    assert last.name.endswith("-US.pbem")
+    when = (datetime.now(timezone.utc) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    _resign(last, us.key, lambda body: body.update(sent=when))
+
+
 def shares(folder: Path) -> set[str]:
     return {name for name in blind_escrow.SHARE_NAMES.values() if (folder / name).exists()}
 
@@ -130,13 +141,14 @@ def test_the_holder_alone_opens_nothing(tmp_path):
 
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)
+    stall(players)
     us = players["US"]
     said = recover(players, then_us=False)
     assert "alone it opens nothing" in said and shares(us.game) == {"blind-share-holder.pbem"}
     held = blind_files.load(us.game)
     assert held.secret is None and not held.secret_published and held.jp_orders == {}
     said = pbem("audit", us.game, code=1)
-    assert "NOT AUDITED" in said and "with full information" not in said
+    assert "STALLED: JP has not answered file 7" in said and "with full information" not in said
     opened = blind_escrow.read_shares(us.game, held)
     assert set(opened) == {blind_escrow.HOLDER}
     with pytest.raises(pvss.PvssError, match="1 opened share"):
@@ -147,6 +159,17 @@ def test_the_holder_alone_opens_nothing(tmp_path):
     # the real secret opens it: the test would see a part the holder could open
     jp_secret = b64d(json.loads((players["JP"].game / "blind-private-JP.json").read_text())["secret"])
     assert blind_escrow.open_part(jp_secret, held.game, 0, part) is not None
+
+
+def test_no_one_opens_a_share_before_the_japanese_player_has_stalled(tmp_path):
+    players = begin(tmp_path)
+    play_to_the_end(playing(players), until=7)  # blind-0007-US.pbem written today: the game goes on
+    for who in ("ESC", "US"):
+        said = pbem("blind", "recover", players["US"].game, "--key", players[who].key, code=2)
+        assert "the Japanese player has been awaited only since" in said and "14 days" in said
+    assert not shares(players["US"].game)
+    stall(players, days=15)
+    assert "alone it opens nothing" in pbem("blind", "recover", players["US"].game, "--key", players["ESC"].key)
 
 
 def test_no_one_opens_a_share_while_the_american_player_owes_the_next_file(tmp_path):
@@ -337,6 +360,7 @@ def test_the_escrow_part_has_the_same_length_whatever_the_orders(tmp_path, monke
 def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopped(tmp_path):
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)  # he never answers blind-0007-US.pbem
+    stall(players)
     us = players["US"]
     said = recover(players)
     assert "the game was not over: it ends here" in said
@@ -353,6 +377,7 @@ def test_a_share_that_is_not_the_holders_decryption_names_the_holder_not_the_jap
 
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)
+    stall(players)
     recover(players)
     us = players["US"]
     path = us.game / blind_escrow.SHARE_NAMES[blind_escrow.HOLDER]
