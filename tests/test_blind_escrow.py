@@ -65,15 +65,14 @@ def jp_files(folder: Path) -> list[blindfile.Message]:
     return [blindfile.read(p.read_text(), p.name) for p in blindfile.numbered_files(folder) if p.name.endswith("-JP.pbem")]
 
 
-def stall(players, days: int = 30) -> None:
-    """The Japanese player has not answered the American player's last file for ``days`` days."""
+def stall(monkeypatch, days: int = 30) -> None:
+    """``days`` days pass without the Japanese player's answer (the stall time is 14)."""
     from datetime import datetime, timedelta, timezone
 
-    us = players["US"]
-    last = blindfile.numbered_files(us.game)[-1]
-    assert last.name.endswith("-US.pbem")
-    when = (datetime.now(timezone.utc) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    _resign(last, us.key, lambda body: body.update(sent=when))
+    from pbem.game.modes.blind import stall as blind_stall
+
+    later = datetime.now(timezone.utc) + timedelta(days=days)
+    monkeypatch.setattr(blind_stall, "_now", lambda: later)
 
 
 def shares(folder: Path) -> set[str]:
@@ -133,7 +132,7 @@ def test_an_honest_game_opened_from_the_escrow_audits_as_after_publish_secret(tm
 
 # -- the holder alone -----------------------------------------------------------------------------------------------
 
-def test_the_holder_alone_opens_nothing(tmp_path):
+def test_the_holder_alone_opens_nothing(tmp_path, monkeypatch):
     """The holder's share, with every file of the game, neither opens the secret nor decrypts a part: the audit
     still waits for the Japanese player, and what the holder holds derives no key that opens a part."""
     from pbem.game.modes.blind import files as blind_files
@@ -141,7 +140,7 @@ def test_the_holder_alone_opens_nothing(tmp_path):
 
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)
-    stall(players)
+    stall(monkeypatch)
     us = players["US"]
     said = recover(players, then_us=False)
     assert "alone it opens nothing" in said and shares(us.game) == {"blind-share-holder.pbem"}
@@ -161,14 +160,14 @@ def test_the_holder_alone_opens_nothing(tmp_path):
     assert blind_escrow.open_part(jp_secret, held.game, 0, part) is not None
 
 
-def test_no_one_opens_a_share_before_the_japanese_player_has_stalled(tmp_path):
+def test_no_one_opens_a_share_before_the_japanese_player_has_stalled(tmp_path, monkeypatch):
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)  # blind-0007-US.pbem written today: the game goes on
     for who in ("ESC", "US"):
         said = pbem("blind", "recover", players["US"].game, "--key", players[who].key, code=2)
         assert "the Japanese player has been awaited only since" in said and "14 days" in said
     assert not shares(players["US"].game)
-    stall(players, days=15)
+    stall(monkeypatch, days=15)
     assert "alone it opens nothing" in pbem("blind", "recover", players["US"].game, "--key", players["ESC"].key)
 
 
@@ -357,10 +356,10 @@ def test_the_escrow_part_has_the_same_length_whatever_the_orders(tmp_path, monke
     assert orders_seen[:half] != orders_seen[half:]  # the two games' orders differ
 
 
-def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopped(tmp_path):
+def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopped(tmp_path, monkeypatch):
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)  # he never answers blind-0007-US.pbem
-    stall(players)
+    stall(monkeypatch)
     us = players["US"]
     said = recover(players)
     assert "the game was not over: it ends here" in said
@@ -369,7 +368,7 @@ def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopp
     assert "audited 3 step(s) with full information" in said and "came from the escrow" in said
 
 
-def test_a_share_that_is_not_the_holders_decryption_names_the_holder_not_the_japanese_player(tmp_path):
+def test_a_share_that_is_not_the_holders_decryption_names_the_holder_not_the_japanese_player(tmp_path, monkeypatch):
     """A holder who sides with the American player cannot frame the Japanese player: his share is proven against
     the dealing, so another point is refused naming him."""
     from pbem.protocol import pvss
@@ -377,7 +376,7 @@ def test_a_share_that_is_not_the_holders_decryption_names_the_holder_not_the_jap
 
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)
-    stall(players)
+    stall(monkeypatch)
     recover(players)
     us = players["US"]
     path = us.game / blind_escrow.SHARE_NAMES[blind_escrow.HOLDER]

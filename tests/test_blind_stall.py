@@ -26,18 +26,20 @@ from tests.test_blind_escrow import begin, playing
 DAYS = 30
 
 
-def stalled(base: Path, *, escrow: bool = True, days: int = DAYS):
-    """A game whose Japanese player never answers blind-0007-US.pbem, written ``days`` ago."""
+def stalled(base: Path, monkeypatch, *, escrow: bool = True, days: int = DAYS):
+    """A game whose Japanese player never answers blind-0007-US.pbem; then ``days`` days pass."""
+    from pbem.game.modes.blind import stall
+    from tests.blind_games import SENT
+
     players = begin(base, escrow=escrow)
     play_to_the_end(playing(players), until=7)
-    us = players["US"]
-    when = (datetime.now(timezone.utc) - timedelta(days=days)).replace(microsecond=0)
-    resign(us.game / blindfile.file_name(7), us.key, lambda body: body.update(sent=when.strftime("%Y-%m-%dT%H:%M:%SZ")))
-    return players, f"JP has not answered file 7 (blind-0007-US.pbem) since {when.date().isoformat()}"
+    later = datetime.now(timezone.utc) + timedelta(days=days)
+    monkeypatch.setattr(stall, "_now", lambda: later)
+    return players, f"JP has not answered file 7 (blind-0007-US.pbem) since {SENT[:10]}"
 
 
-def test_a_stall_is_one_verdict_in_status_verify_the_audit_and_the_event_audit(tmp_path):
-    players, words = stalled(tmp_path)
+def test_a_stall_is_one_verdict_in_status_verify_the_audit_and_the_event_audit(tmp_path, monkeypatch):
+    players, words = stalled(tmp_path, monkeypatch)
     us = players["US"]
     said = us.status(code=1)
     assert f"STALLED: {words}" in said, said
@@ -59,15 +61,15 @@ def test_a_stall_is_one_verdict_in_status_verify_the_audit_and_the_event_audit(t
     assert code == 1 and "STALLED" in out and words in out and "every game holds" not in out
 
 
-def test_a_game_without_escrow_stalls_the_same_and_says_what_that_leaves(tmp_path):
-    players, words = stalled(tmp_path, escrow=False)
+def test_a_game_without_escrow_stalls_the_same_and_says_what_that_leaves(tmp_path, monkeypatch):
+    players, words = stalled(tmp_path, monkeypatch, escrow=False)
     said = players["US"].status(code=1)
     assert f"STALLED: {words}" in said and "no escrow: this game names no escrow holder" in said
     assert f"STALLED: {words}" in pbem("audit", players["US"].game, code=1)
 
 
-def test_a_game_waiting_less_than_the_stall_time_is_in_progress_the_same_everywhere(tmp_path):
-    players, words = stalled(tmp_path, days=1)
+def test_a_game_waiting_less_than_the_stall_time_is_in_progress_the_same_everywhere(tmp_path, monkeypatch):
+    players, words = stalled(tmp_path, monkeypatch, days=1)
     us = players["US"]
     said = us.status()
     assert "has not answered" not in said and "wait for blind-0008-JP.pbem" in said
@@ -81,8 +83,8 @@ def test_a_game_waiting_less_than_the_stall_time_is_in_progress_the_same_everywh
     assert code == 1 and game["verdict"] == "not audited" and game["reason"].startswith("the game is not over")
 
 
-def test_opened_from_the_escrow_the_audit_runs_to_the_stall_and_shows_the_dice_he_knew(tmp_path):
-    players, words = stalled(tmp_path)
+def test_opened_from_the_escrow_the_audit_runs_to_the_stall_and_shows_the_dice_he_knew(tmp_path, monkeypatch):
+    players, words = stalled(tmp_path, monkeypatch)
     us, esc = players["US"], players["ESC"]
     pbem("blind", "recover", us.game, "--key", esc.key)
     pbem("blind", "recover", us.game, "--key", us.key)
@@ -92,3 +94,20 @@ def test_opened_from_the_escrow_the_audit_runs_to_the_stall_and_shows_the_dice_h
     knew = re.search(r"he already knew its dice: ((?:\d, )*\d)", said)
     assert knew, said
     assert "has not answered" in us.status() or "the game ends here" in us.status()
+
+
+def test_a_backdated_american_file_cannot_stall_a_game_early(tmp_path):
+    """The American player signs file 7 with a date 30 days old, but the Japanese file he answers was signed today:
+    the game is dated from the latest file, so it is not stalled and no share opens."""
+    from tests.blind_games import SENT
+
+    players = begin(tmp_path)
+    play_to_the_end(playing(players), until=7)
+    us = players["US"]
+    jp6 = blindfile.read((us.game / blindfile.file_name(6)).read_text(), "6").body
+    assert jp6["sent"] == SENT
+    when = (datetime.now(timezone.utc) - timedelta(days=DAYS)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    resign(us.game / blindfile.file_name(7), us.key, lambda body: body.update(sent=when))
+    assert "has not answered" not in us.status()
+    said = pbem("blind", "recover", us.game, "--key", players["ESC"].key, code=2)
+    assert "awaited only since" in said

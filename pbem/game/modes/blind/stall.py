@@ -58,13 +58,17 @@ def sent_of(message: blindfile.Message) -> datetime:
     return datetime.fromtimestamp(Path(message.source).stat().st_mtime, timezone.utc)
 
 
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
 def left_unanswered(held) -> Waiting | None:
     """Who owes the next numbered file, and since when; None when the game is over (the withheld secret at the end
     is its own finding)."""
     if held.over:
         return None
-    last = held.messages[-1]
-    return Waiting(blindfile.writer_of(len(held.messages)), last.n, sent_of(last))
+    last = held.messages[-1]  # never dated before a file it follows: a backdated last file cannot stall a game early
+    return Waiting(blindfile.writer_of(len(held.messages)), last.n, max(sent_of(m) for m in held.messages))
 
 
 def stall(held, now: datetime | None = None) -> Waiting | None:
@@ -73,7 +77,7 @@ def stall(held, now: datetime | None = None) -> Waiting | None:
     if held.secret_published:
         return None
     waiting = left_unanswered(held)
-    if waiting is None or (now or datetime.now(timezone.utc)) - waiting.since < STALL_AFTER:
+    if waiting is None or (now or _now()) - waiting.since < STALL_AFTER:
         return None
     return waiting
 
