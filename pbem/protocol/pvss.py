@@ -45,6 +45,13 @@ What a reader learns: under the decisional Diffie–Hellman assumption in the
 group (Schoenmakers §4), fewer than ``t`` participants learn nothing about
 ``S`` from the dealing and their shares.
 
+One difference from the paper's text, not its security: Schoenmakers
+proves all ``n`` shares with one challenge over every ``X_i, Y_i`` and
+``a_1i, a_2i``; here each share has its own ``DLEQ`` proof (its own
+challenge, its context naming the participant ``i``), so a verifier names
+the share that fails.  Each proof is the same Chaum–Pedersen protocol, sound
+on its own.
+
 The Fiat–Shamir challenge is ``SHA-512(DOMAIN || len(context) || context
 || g1 || h1 || g2 || h2 || a1 || a2)`` reduced modulo ``L``, the context
 binding the proof to its game and use (no proof is taken for another).
