@@ -206,12 +206,15 @@ class IllegalMover(br.Japanese):
 # -- reproducible games, and the Japanese player's modified pbem that makes one illegal hidden move --------------
 
 GAME = "b1" * 16
+SENT = __import__("pbem.protocol.blindfile", fromlist=["sent_now"]).sent_now()
+"""The date every file of a reproducible game is signed with: this run's (a game of these tests never stalls by age)."""
 
 
 def fix_games(patch: pytest.MonkeyPatch, counter=None) -> None:
     """Every new game gets the id ``GAME`` and secrets of bytes from ``counter`` (default :data:`SECRETS`' current
     count, read at each call): the same moves and dice every run."""
     patch.setattr("pbem.game.modes.blind.files.new_game_id", lambda: GAME)
+    patch.setattr("pbem.protocol.blindfile.sent_now", lambda: SENT)  # one date for every file of this run
     patch.setattr(c, "new_secret", lambda: bytes([next(counter or SECRETS[0]) % 256]) * c.SECRET_LENGTH)
 
 

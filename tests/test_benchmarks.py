@@ -26,6 +26,7 @@ TINY = {
     "bot_strength.py": ["--scenario", "test-skirmish", "--games", "1", "--first-seed", "1"],
     "commands.py": ["--rounds", "1", "--games", "test,leyte,synthetic", "--player-turns", "1", "--quick"],
     "engine.py": ["--quick"],
+    "escrow_cost.py": ["--repeat", "2"],
     "hidden_leaks.py": ["--games", "1"],
     "retreat_search.py": [],
     "soak.py": ["--games", "1", "--scenario", "test-skirmish"],

@@ -1,14 +1,17 @@
-"""The escrow of a game with hidden units and no referee, through the real files (issue 24).
+"""The escrow of a game with hidden units and no referee, through the real files (issues 24 and 36).
 
-``pbem new … --escrow HOLDER.pub`` names a third party; every Japanese file
-then carries the secret and the orders it commits, sealed to him.  The
-attacks: a Japanese player who cheats and then withholds his secret (the
-holder recovers it, the audit catches the cheat); a Japanese player who
-seals a bad escrow part (garbage, another step's, a part copied from an
-earlier file: found at recovery naming him and the step) or a short one
-(found at once by the American player); a wrong key at recovery; and the
-observer: the American player measuring the parts (their length is the same
-whatever the orders).
+``pbem new … --escrow HOLDER.pub`` names a third party; the genesis deals
+the Japanese secret between him and the American player (Schoenmakers'
+PVSS, pbem/protocol/pvss.py), which the American player checks at once, and
+every Japanese file carries the orders it commits, encrypted under a key
+the secret derives.  The attacks, each by a cheating Japanese client against
+the victim's unmodified pbem: a dealing of garbage, for another key or
+another game (refused at once by the American player's ``blind next``); a
+cheat, then a stall (the holder and the American player open the game
+together, the audit catches the cheat); a bad escrow part (found when the
+game is opened, naming him and the step); a holder alone (opens nothing); a
+holder who frames the Japanese player (his share does not verify); and the
+observer measuring the parts.
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ def begin(base: Path, *, escrow: bool = True, fresh: bool = True) -> dict[str, P
     jp, us = players["JP"], players["US"]
     said = pbem("new", SCENARIO, "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", jp.game,
                 "--no-referee", "--option", "hidden-units", *(["--escrow", holder.pub] if escrow else []))
-    assert ("escrow:" in said) == escrow
+    assert ("escrow: your secret is dealt between esc" in said) == escrow
+    assert ("no escrow: this game names no escrow holder" in said) != escrow
     us.game.mkdir()
     jp.mail(blindfile.file_name(0), us)
     return {**players, "ESC": holder}
@@ -49,15 +53,33 @@ def playing(players) -> dict[str, Player]:
     return {side: players[side] for side in ("US", "JP")}
 
 
-def recover(players, code: int = 0) -> str:
-    return pbem("blind", "recover", players["US"].game, "--key", players["ESC"].key, code=code)
+def recover(players, code: int = 0, who: str = "ESC", then_us: bool = True) -> str:
+    """The holder opens his share (``who``), then, with ``then_us``, the American player opens his."""
+    said = pbem("blind", "recover", players["US"].game, "--key", players[who].key, code=code if not then_us else 0)
+    if then_us:
+        said += pbem("blind", "recover", players["US"].game, "--key", players["US"].key, code=code)
+    return said
 
 
 def jp_files(folder: Path) -> list[blindfile.Message]:
     return [blindfile.read(p.read_text(), p.name) for p in blindfile.numbered_files(folder) if p.name.endswith("-JP.pbem")]
 
 
-# -- a Japanese player who cheats, then withholds his secret: the holder recovers it, the audit catches him ---------
+def stall(monkeypatch, days: int = 30) -> None:
+    """``days`` days pass without the Japanese player's answer (the stall time is 14)."""
+    from datetime import datetime, timedelta, timezone
+
+    from pbem.game.modes.blind import stall as blind_stall
+
+    later = datetime.now(timezone.utc) + timedelta(days=days)
+    monkeypatch.setattr(blind_stall, "_now", lambda: later)
+
+
+def shares(folder: Path) -> set[str]:
+    return {name for name in blind_escrow.SHARE_NAMES.values() if (folder / name).exists()}
+
+
+# -- a Japanese player who cheats, then withholds his secret: holder and American open it, the audit catches him ---
 
 def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_illegal_move_caught(tmp_path, monkeypatch):
     for attempt in range(4):  # a game where one of his hidden units can move beyond its allowance (5.13)
@@ -78,27 +100,26 @@ def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_i
     assert "JP withheld his secret" in said and "the escrow holder, esc" in said and "pbem blind recover" in said
     said = us.status(code=1)
     assert "escrow: held by esc" in said and "pbem blind recover" in said
-    # The holder recovers it from the American player's folder alone (the Japanese folder is gone).
+    # The holder and the American player open their shares, from the American player's folder alone.
     said = recover(players)
-    assert f"wrote {us.game / blind_escrow.RECOVERED_NAME}" in said
-    recovered = blindfile.read((us.game / blind_escrow.RECOVERED_NAME).read_text(), "r").body
-    assert recovered["from"] == "escrow" and recovered["holder"].startswith("pbem-id-1 esc ")
-    assert recovered["secret"] == json.loads((jp.game / "blind-private-JP.json").read_text())["secret"]
-    assert {int(k) for k in recovered["orders"]} == {int(k) for k in orders}  # every committed order of his
+    assert f"wrote {us.game / 'blind-share-holder.pbem'}" in said and "alone it opens nothing" in said
+    assert "both shares are in: the Japanese secret and orders are open" in said
+    for name, frm in (("blind-share-holder.pbem", "escrow"), ("blind-share-US.pbem", "US")):
+        assert blindfile.read((us.game / name).read_text(), name).body["from"] == frm
     said = pbem("verify", us.game)  # nothing withheld any more; where the secret came from is said
-    assert "verified" in said and "came from the escrow, recovered by esc" in said
+    assert "verified" in said and "came from the escrow, opened by esc" in said
     assert json.loads(pbem("verify", us.game, "--json"))["secret_from"] == "escrow"
     said = us.status()
-    assert "recovered by esc" in said and "pbem audit" in said
+    assert "opened by esc" in said and "pbem audit" in said
     assert json.loads(pbem("status", us.game, "--key", us.key, "--json"))["secret_from"] == "escrow"
     said = pbem("audit", us.game, code=1)  # the audit runs to the end, as after publish-secret, and catches him
     assert "AUDIT FAILED" in said and f"step {seq}: JP carried out orders the rules refuse (5.13)" in said, said
     assert cheat["unit"] in said and "caught at the audit" in said
-    said = recover(players, code=2)  # a recovered secret is never written again
+    said = pbem("blind", "recover", us.game, "--key", us.key, code=2)  # an opened secret is never opened again
     assert "published already" in said
 
 
-def test_an_honest_game_recovered_from_the_escrow_audits_as_after_publish_secret(tmp_path):
+def test_an_honest_game_opened_from_the_escrow_audits_as_after_publish_secret(tmp_path):
     players = begin(tmp_path)
     play_to_the_end(playing(players))
     recover(players)
@@ -109,27 +130,129 @@ def test_an_honest_game_recovered_from_the_escrow_audits_as_after_publish_secret
     assert json.loads(pbem("verify", players["US"].game, "--json"))["secret_from"] == "JP"
 
 
-# -- a bad escrow part: found at recovery, naming the Japanese player and the step -----------------------------------
+# -- the holder alone -----------------------------------------------------------------------------------------------
+
+def test_the_holder_alone_opens_nothing(tmp_path, monkeypatch):
+    """The holder's share, with every file of the game, neither opens the secret nor decrypts a part: the audit
+    still waits for the Japanese player, and what the holder holds derives no key that opens a part."""
+    from pbem.game.modes.blind import files as blind_files
+    from pbem.protocol import pvss
+
+    players = begin(tmp_path)
+    play_to_the_end(playing(players), until=7)
+    stall(monkeypatch)
+    us = players["US"]
+    said = recover(players, then_us=False)
+    assert "alone it opens nothing" in said and shares(us.game) == {"blind-share-holder.pbem"}
+    held = blind_files.load(us.game)
+    assert held.secret is None and not held.secret_published and held.jp_orders == {}
+    said = pbem("audit", us.game, code=1)
+    assert "STALLED: JP has not answered file 7" in said and "with full information" not in said
+    opened = blind_escrow.read_shares(us.game, held)
+    assert set(opened) == {blind_escrow.HOLDER}
+    with pytest.raises(pvss.PvssError, match="1 opened share"):
+        pvss.combine(opened, blind_escrow.THRESHOLD)
+    part = b64d(jp_files(us.game)[0].body[blind_escrow.PART])
+    for guess in (opened[1], held.messages[0].body["escrow"]["pvss"]["shares"][0]["share"].encode()):
+        assert blind_escrow.open_part(blind_escrow.secret_of(guess, held.game), held.game, 0, part) is None
+    # the real secret opens it: the test would see a part the holder could open
+    jp_secret = b64d(json.loads((players["JP"].game / "blind-private-JP.json").read_text())["secret"])
+    assert blind_escrow.open_part(jp_secret, held.game, 0, part) is not None
+
+
+def test_no_one_opens_a_share_before_the_japanese_player_has_stalled(tmp_path, monkeypatch):
+    players = begin(tmp_path)
+    play_to_the_end(playing(players), until=7)  # blind-0007-US.pbem written today: the game goes on
+    for who in ("ESC", "US"):
+        said = pbem("blind", "recover", players["US"].game, "--key", players[who].key, code=2)
+        assert "the Japanese player has been awaited only since" in said and "14 days" in said
+    assert not shares(players["US"].game)
+    stall(monkeypatch, days=15)
+    assert "alone it opens nothing" in pbem("blind", "recover", players["US"].game, "--key", players["ESC"].key)
+
+
+def test_no_one_opens_a_share_while_the_american_player_owes_the_next_file(tmp_path):
+    players = begin(tmp_path)
+    step(playing(players))
+    step(playing(players))  # blind-0002-JP.pbem: the American player answers next
+    said = pbem("blind", "recover", players["US"].game, "--key", players["ESC"].key, code=2)
+    assert "the Japanese player has not stalled" in said and not shares(players["US"].game)
+
+
+# -- a dealing that does not verify: refused at once by the American player, naming the Japanese player and the file
+
+def _redeal(players, change) -> None:
+    _resign(players["US"].game / blindfile.file_name(0), players["JP"].key, lambda body: change(body["escrow"]["pvss"]))
+
+
+def _random_dealing(pvss_doc):
+    from pbem.protocol.canonical import b64e
+
+    pvss_doc["commitments"] = [b64e(os.urandom(32)) for _ in range(2)]
+    for share in pvss_doc["shares"]:
+        share["share"], share["proof"] = b64e(os.urandom(32)), b64e(os.urandom(64))
+
+
+@pytest.mark.parametrize("bad", ["random bytes", "a share for another key", "another game's dealing",
+                                 "the shares swapped", "a share of garbage length"])
+def test_an_escrow_that_does_not_verify_is_refused_at_once_naming_the_japanese_player(tmp_path, bad):
+    from pbem.protocol import pvss
+    from pbem.protocol.canonical import b64e
+    from pbem.protocol.keys import read_public
+
+    players = begin(tmp_path)
+    us = players["US"]
+    if bad == "random bytes":
+        _redeal(players, _random_dealing)
+    elif bad == "a share for another key":  # the American player's share dealt to a stranger: the holder alone opens
+        stranger = Player(tmp_path, "STR")
+        points = [blind_escrow.identity_point(read_public(players["ESC"].pub)),
+                  blind_escrow.identity_point(read_public(stranger.pub))]
+        game = blindfile.read((us.game / blindfile.file_name(0)).read_text(), "g").body["game"]
+        dealing, _ = pvss.deal(points, 2, blind_escrow.pvss_context(game))
+
+        def change(doc):
+            doc.update(blind_escrow._dealing_json(dealing))
+        _redeal(players, change)
+    elif bad == "another game's dealing":
+        other = begin(tmp_path / "other")
+        doc = blindfile.read((other["US"].game / blindfile.file_name(0)).read_text(), "g").body["escrow"]["pvss"]
+        _redeal(players, lambda d: d.update(doc))
+    elif bad == "the shares swapped":
+        _redeal(players, lambda d: d.update(shares=d["shares"][::-1]))
+    else:
+        _redeal(players, lambda d: d["shares"][1].update(share=b64e(os.urandom(31))))
+    said = pbem("blind", "next", us.game, "--key", us.key, code=1)
+    assert "do not play on" in said, said
+    assert "JP sent an escrow in blind-0000-JP.pbem that does not verify" in said, said
+    assert not (us.game / blindfile.file_name(1)).exists()
+    assert "JP sent an escrow in blind-0000-JP.pbem that does not verify" in pbem("verify", us.game, code=1)
+
+
+# -- a bad escrow part: found when the game is opened, naming the Japanese player and the step ----------------------
 
 @pytest.mark.parametrize("bad", ["garbage", "another step", "replayed", "malformed"])
-def test_a_bad_escrow_part_is_found_at_recovery_naming_the_japanese_player_and_the_step(tmp_path, monkeypatch, bad):
+def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_the_step(tmp_path, monkeypatch, bad):
     real, sealed, cheat = blind_escrow.seal_part, {}, {}
 
-    def seal_part(holder, *, game, n, secret, seq, orders, bucket):  # the Japanese player's modified pbem
-        part = real(holder, game=game, n=n, secret=secret, seq=seq, orders=orders, bucket=bucket)
+    def seal_part(secret, *, game, n, seq, orders, bucket):  # the Japanese player's modified pbem
+        part = real(secret, game=game, n=n, seq=seq, orders=orders, bucket=bucket)
         if not cheat and n >= 4 and seq is not None:  # the first file after the set-up that commits orders
             cheat.update(n=n, seq=seq)
             if bad == "garbage":
                 part = os.urandom(len(part))
             elif bad == "another step":
-                part = real(holder, game=game, n=n, secret=secret, seq=seq - 1, orders=orders, bucket=bucket)
+                part = real(secret, game=game, n=n, seq=seq - 1, orders=orders, bucket=bucket)
             elif bad == "malformed":  # it opens, but holds a field no escrow part has (schemas/blind-escrow-part.schema.json)
+                from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
                 from pbem.protocol import sealing
-                from pbem.protocol.canonical import b64e, canonical_bytes
+                from pbem.protocol.canonical import canonical_bytes
 
-                plain = {"game": game, "n": n, "secret": b64e(secret), "seq": seq, "orders": orders, "note": "x"}
-                part = sealing.seal_compressed(sealing.compress(canonical_bytes(plain)), holder,
-                                               blind_escrow.part_info(game, n), min_bucket=bucket)
+                plain = {"game": game, "n": n, "seq": seq, "orders": orders, "note": "x"}
+                nonce = os.urandom(12)
+                part = nonce + ChaCha20Poly1305(blind_escrow._part_key(secret, game, n)).encrypt(
+                    nonce, sealing.pad(sealing.compress(canonical_bytes(plain)), bucket),
+                    canonical_bytes({"game": game, "n": n}))
             else:  # the part of his previous file, pasted in
                 part = sealed[max(k for k in sealed if k < n)]
         sealed[n] = part
@@ -145,16 +268,17 @@ def test_a_bad_escrow_part_is_found_at_recovery_naming_the_japanese_player_and_t
     name = blindfile.file_name(cheat["n"])
     assert f"RECOVERY FAILED: step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said, said
     assert "caught at recovery" in said
-    words = {"garbage": "does not open as this file's", "another step": f"escrowed the orders of step {cheat['seq'] - 1}",
-             "replayed": "does not open as this file's",
+    words = {"garbage": "does not decrypt as this file's", "another step": f"escrowed the orders of step {cheat['seq'] - 1}",
+             "replayed": "does not decrypt as this file's",
              "malformed": "opens but is malformed — (top level): Additional properties are not allowed ('note'"}[bad]
     assert words in said, said
-    assert not (us.game / blind_escrow.RECOVERED_NAME).exists()
+    said = pbem("audit", us.game, code=1)  # anyone sees the same, from the files
+    assert f"step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said and words in said
 
 
 def test_an_escrow_part_shorter_than_due_is_caught_at_once_by_the_american_player(tmp_path, monkeypatch):
     real = blind_escrow.seal_part
-    monkeypatch.setattr(blind_escrow, "seal_part", lambda holder, **kw: real(holder, **{**kw, "bucket": 1024}))
+    monkeypatch.setattr(blind_escrow, "seal_part", lambda secret, **kw: real(secret, **{**kw, "bucket": 1024}))
     players = begin(tmp_path)  # the genesis's part is sealed in pbem new: short already
     us = players["US"]
     said = pbem("blind", "next", us.game, "--key", us.key, code=1)
@@ -171,23 +295,26 @@ def test_a_file_without_its_escrow_part_is_caught_at_once(tmp_path):
     assert "JP sent blind-0002-JP.pbem without its escrow part" in said and "caught at once" in said
 
 
-# -- the holder's key, and a game without escrow -------------------------------------------------------------------
+# -- the keys, and a game without escrow -----------------------------------------------------------------------------
 
-def test_recovery_with_another_key_than_the_holders_is_refused_naming_the_holder(tmp_path):
+def test_recovery_with_another_key_than_the_two_shares_is_refused(tmp_path):
     players = begin(tmp_path)
     step(playing(players))
-    said = pbem("blind", "recover", players["US"].game, "--key", players["US"].key, code=2)
-    assert "--key is us (fingerprint" in said and "the escrow of this game is held by esc (fingerprint" in said
-    assert not (players["US"].game / blind_escrow.RECOVERED_NAME).exists()
+    step(playing(players))
+    step(playing(players))  # blind-0003-US.pbem: the Japanese player is awaited
+    said = pbem("blind", "recover", players["US"].game, "--key", players["JP"].key, code=2)
+    assert "--key is jp (fingerprint" in said and "the escrow of this game is held by esc (fingerprint" in said
+    assert not shares(players["US"].game)
 
 
-def test_a_game_without_escrow_has_nothing_to_recover_and_carries_no_escrow_part(tmp_path):
+def test_a_game_without_escrow_says_so_and_has_nothing_to_recover(tmp_path):
     players = begin(tmp_path, escrow=False)
     step(playing(players))
     step(playing(players))
     assert not any(blind_escrow.PART in m.body or "escrow" in m.body for m in jp_files(players["US"].game))
-    said = recover(players, code=2)
+    said = recover(players, code=2, then_us=False)
     assert "this game has no escrow" in said
+    assert "no escrow: this game names no escrow holder, so only the Japanese player can open it" in players["US"].status()
 
 
 def test_escrow_is_refused_outside_the_mode_that_has_a_secret(tmp_path):
@@ -204,7 +331,6 @@ def test_the_escrow_part_has_the_same_length_whatever_the_orders(tmp_path, monke
     one length, while what they hold differs in length (so the test would see a leak)."""
     import pbem.bot.play as bot
     from pbem.protocol import sealing
-    from pbem.protocol.keys import read_private
 
     real_orders = bot.bot_orders
     lengths, inside, orders_seen = [], [], []
@@ -216,23 +342,24 @@ def test_the_escrow_part_has_the_same_length_whatever_the_orders(tmp_path, monke
             m.setattr(bot, "bot_orders", orders)
             players = begin(tmp_path / policy)
             play_to_the_end(playing(players), until=12)
-        holder = read_private(players["ESC"].key, None)
+        secret = b64d(json.loads((players["JP"].game / "blind-private-JP.json").read_text())["secret"])
         for message in jp_files(players["US"].game):
             part = b64d(message.body[blind_escrow.PART])
             lengths.append(len(part))
-            plain = sealing.open_sealed(part, holder, blind_escrow.part_info(message.body["game"], message.n))
+            plain = blind_escrow.open_part(secret, message.body["game"], message.n, part)
             inside.append(len(sealing.compress(plain)))
             orders_seen.append(json.loads(plain)["orders"])
     assert len(set(lengths)) == 1, lengths
-    assert len(set(inside)) > 3, inside  # what is sealed differs from file to file and game to game
+    assert len(set(inside)) > 3, inside  # what is encrypted differs from file to file and game to game
     assert any(o is None for o in orders_seen) and sum(o is not None for o in orders_seen) >= 4
     half = len(orders_seen) // 2
     assert orders_seen[:half] != orders_seen[half:]  # the two games' orders differ
 
 
-def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopped(tmp_path):
+def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopped(tmp_path, monkeypatch):
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)  # he never answers blind-0007-US.pbem
+    stall(monkeypatch)
     us = players["US"]
     said = recover(players)
     assert "the game was not over: it ends here" in said
@@ -241,18 +368,19 @@ def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopp
     assert "audited 3 step(s) with full information" in said and "came from the escrow" in said
 
 
-def test_a_recovered_file_with_other_orders_than_committed_names_the_holder_not_the_japanese_player(tmp_path):
-    """A holder who sides with the American player cannot frame the Japanese player with orders he never gave."""
+def test_a_share_that_is_not_the_holders_decryption_names_the_holder_not_the_japanese_player(tmp_path, monkeypatch):
+    """A holder who sides with the American player cannot frame the Japanese player: his share is proven against
+    the dealing, so another point is refused naming him."""
+    from pbem.protocol import pvss
+    from pbem.protocol.canonical import b64e
+
     players = begin(tmp_path)
     play_to_the_end(playing(players), until=7)
+    stall(monkeypatch)
     recover(players)
     us = players["US"]
-    path = us.game / blind_escrow.RECOVERED_NAME
-
-    def frame(body):
-        body["orders"]["1"] = {"deployment": {"units": {}, "dummies": []}}
-
-    _resign(path, players["ESC"].key, frame)
+    path = us.game / blind_escrow.SHARE_NAMES[blind_escrow.HOLDER]
+    _resign(path, players["ESC"].key, lambda body: body.update(share=b64e(pvss.public_point(pvss.random_scalar()))))
     said = pbem("audit", us.game, code=1)
-    assert f"{path}: orders.1: holds other orders for step 1 than the Japanese player committed" in said, said
-    assert "the escrow holder (esc" in said
+    assert f"{path}: share: holds a share that is not the escrow holder (esc" in said, said
+    assert "ask him to run pbem blind recover again" in said

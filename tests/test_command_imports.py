@@ -158,9 +158,10 @@ def escrow_game(tmp_path_factory) -> Path:
     return _blind_demo(tmp_path_factory, "--escrow")
 
 
-#: The escrow holder's command, run on a copy of a finished demo game with an escrow (its recovered secret taken out).
+#: The escrow holder's command, run on a copy of a finished demo game with an escrow (its opened shares taken out).
 ESCROW_COMMANDS = {
-    "blind recover": (["blind", "recover", "{OUT}/US", "--key", "escrow.key"], "US", ["blind-secret-escrow.pbem"], READS_INPUT),
+    "blind recover": (["blind", "recover", "{OUT}/US", "--key", "escrow.key"], "US",
+                      ["blind-share-holder.pbem", "blind-share-US.pbem"], READS_INPUT),
 }
 
 

@@ -120,7 +120,7 @@ def test_exit_0_only_when_every_game_holds(event):
     code, out, err = run("audit", *event["good"], *reveal_args)
     assert code == 0, out + err
     assert out.splitlines()[-1] == "every game holds"
-    assert f"totals: {len(GOOD)} game(s): {len(GOOD)} hold, 0 failed, 0 not audited, 0 unreadable" in out
+    assert f"totals: {len(GOOD)} game(s): {len(GOOD)} hold, 0 failed, 0 not audited, 0 stalled, 0 unreadable" in out
     # The withheld reveal, given back, makes that game hold too: it is matched by the game id inside it.
     code, _, _ = run("audit", event["missing"], "--reveal", event["base"] / "withheld.pbem", "--json")
     assert code == 0

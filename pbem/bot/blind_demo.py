@@ -83,11 +83,12 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
     if escrow:
         from pbem.game.modes.blind.recover import recover
 
-        written, found, _ = recover(folders["US"], ids["ESC"])
-        if found:
-            raise BadInput(f"the escrow did not recover: {found[0]}", file=str(folders["US"]))
-        if on_file:
-            on_file("the escrow holder", written)
+        for opener, who in (("ESC", "the escrow holder"), ("US", "the US player")):  # both shares open the secret
+            written, found, _, _ = recover(folders["US"], ids[opener])
+            if found:
+                raise BadInput(f"the escrow did not recover: {found[0]}", file=str(folders["US"]))
+            if on_file:
+                on_file(who, written)
     else:
         send(blind_files.publish_secret(folders["JP"], ids["JP"]), "JP")
     held = blind_files.load(folders["US"])

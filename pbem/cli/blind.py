@@ -60,22 +60,28 @@ def recover(
     key: KeyOption,
     passphrase_env: PassphraseEnv = None,
 ) -> None:
-    """The escrow holder: open the escrow parts of a game whose Japanese player quits or withholds his secret, and
-    write blind-secret-escrow.pbem (the secret and his orders, signed by you), so that anyone can audit the game."""
+    """The escrow holder or the American player: open your share of the Japanese secret of a game whose Japanese
+    player stalls or withholds his secret (blind-share-holder.pbem or blind-share-US.pbem, signed by you, with its
+    proof). With both shares in the folder, the secret and every Japanese order are open: anyone runs pbem audit."""
     from pbem.game.modes.blind.recover import recover as recover_escrow
     from pbem.protocol.passphrase import open_key
 
-    written, found, over = recover_escrow(folder, open_key(key, passphrase_env))
+    written, found, over, opened = recover_escrow(folder, open_key(key, passphrase_env))
+    typer.echo(f"wrote {written}: your share of the Japanese secret, decrypted with your key and proven")
     if found:
         typer.echo(f"RECOVERY FAILED: {found[0]}")
         for f in found:
             typer.echo(f"  {f}")
-        typer.echo("the Japanese player sealed a bad escrow part: a finding against him (a forfeit in a tournament); "
-                   "nothing was written")
+        typer.echo("the Japanese player put a bad escrow part in his files: a finding against him (a forfeit in a "
+                   "tournament); anyone can check it with pbem audit")
         raise typer.Exit(1)
-    typer.echo(f"wrote {written}: the Japanese secret and orders, recovered from the escrow and signed by you"
+    if not opened:
+        typer.echo(f"send {written.name} to the other holder of a share (the escrow holder and the American player "
+                   "both open theirs); alone it opens nothing")
+        return
+    typer.echo("both shares are in: the Japanese secret and orders are open"
                + ("" if over else " (the game was not over: it ends here, every marker is open)"))
-    typer.echo(f"send {written.name} to both players; anyone can now run 'pbem audit {folder}'")
+    typer.echo(f"send {written.name} to the other players; anyone can now run 'pbem audit {folder}'")
 
 
 @blind_app.command("view")
@@ -96,44 +102,57 @@ def view(
 
 
 def verify_folder(folder: Path, as_json: bool) -> None:
-    from pbem.game.modes.blind.escrow import RECOVERED_NAME
     from pbem.game.modes.blind.files import findings, load
+
+    from pbem.game.modes.blind.stall import stall
 
     held = load(folder)
     found = findings(held)
+    stalled = stall(held)
     if as_json:
-        output.echo_json({"ok": not found, "game": held.game, "files": len(held.messages),
-                          "secret_from": _secret_from(held),
+        output.echo_json({"ok": not found and not stalled, "game": held.game, "files": len(held.messages),
+                          "secret_from": _secret_from(held), "stalled": stalled.words if stalled else None,
                           "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found]})
     elif found:
         typer.echo(f"NOT VERIFIED: {found[0]}")
         for f in found:
             typer.echo(f"  {f}")
+    elif stalled:
+        typer.echo(f"STALLED: {stalled.words}")
     else:
         typer.echo(f"verified {len(held.messages)} file(s) of game {held.game}, US and JP, no referee, hidden units: "
                    f"signatures, the chain, every opening against the roots held, acknowledgements, seeds and rolls hold")
         if held.secret_recovered_by:
-            typer.echo(f"  the Japanese secret came from the escrow, recovered by {held.secret_recovered_by} "
-                       f"({RECOVERED_NAME}); pbem audit replays the game with it")
+            typer.echo(f"  the Japanese secret came from the escrow, opened by {held.secret_recovered_by} "
+                       "(blind-share-holder.pbem, blind-share-US.pbem); pbem audit replays the game with it")
         elif not held.secret_published:
             typer.echo("  the hidden moves wait for the Japanese player's secret (pbem blind publish-secret), then pbem audit")
-    raise typer.Exit(1 if found else 0)
+    raise typer.Exit(1 if found or stalled else 0)
 
 
 def audit_folder(folder: Path) -> None:
-    from pbem.game.modes.blind.files import audit_findings, load
+    from pbem.game.modes.blind.files import audit_findings, findings, load
+    from pbem.game.modes.blind.stall import NOT_OVER, stall, stopped_lines
     from pbem.game.modes import BLIND_MODE
 
     held = load(folder)
+    if not findings(held) and not held.secret_published and not held.over:  # in progress, or stalled: never a pass
+        stalled = stall(held)
+        typer.echo(f"STALLED: {stalled.words}" if stalled else f"NOT AUDITED: {NOT_OVER}")
+        raise typer.Exit(1)
     found = audit_findings(held)
     if found:
         typer.echo(f"AUDIT FAILED: {found[0]}")
         for f in found:
             typer.echo(f"  {f}")
+        for line in stopped_lines(held):
+            typer.echo(line)
         raise typer.Exit(1)
     typer.echo(BLIND_MODE.audit_summary(len(held.record.publications)))
+    for line in stopped_lines(held):
+        typer.echo(line)
     if held.secret_recovered_by:
-        typer.echo(f"  the secret and the Japanese orders came from the escrow, recovered by {held.secret_recovered_by}: "
+        typer.echo(f"  the secret and the Japanese orders came from the escrow, opened by {held.secret_recovered_by}: "
                    "the Japanese player did not publish them")
 
 
@@ -154,6 +173,7 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
         role = role_in(load(folder), holder)
     hint = str(key.with_suffix(".key")) if key else "KEY"
     lines, found, ok = BLIND_MODE.advice(folder, role, hint)
+    stalled = next((line for line in lines if line.startswith("STALLED: ")), None)
     if role:
         lines.insert(1, f"you are {role}")
     if as_json:
@@ -162,12 +182,12 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
                           "files": len(held.messages), "steps": len(held.record.publications), "over": held.over,
                           "secret_published": held.secret_published, "secret_from": _secret_from(held),
                           "escrow": _escrow_holder(held), "next_writer": held.next_writer,
-                          "verified": not found,
+                          "verified": not found, "stalled": stalled.removeprefix("STALLED: ") if stalled else None,
                           "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found],
                           "next": [line.removeprefix("next: ") for line in lines if line.startswith("next: ")]})
     else:
         typer.echo("\n".join(lines))
-    raise typer.Exit(0 if not found else 1)
+    raise typer.Exit(0 if not found and not stalled else 1)
 
 
 class _FolderCommands:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import BadInput, PbemError
-from pbem.event.games import FAILED, HOLDS, NOT_AUDITED, UNREADABLE, VERIFIED, GameResult
+from pbem.event.games import FAILED, HOLDS, NOT_AUDITED, STALLED, UNREADABLE, VERIFIED, GameResult
 from pbem.protocol import blindfile
 from pbem.protocol.chain import Finding
 from pbem.protocol.modes import mode_of_path
@@ -78,10 +78,11 @@ def audit_blind_game(result: GameResult) -> None:
     held = result.held
     if result.verdict != VERIFIED or held is None:
         return
-    if not held.secret_published and not held.over:
-        result.verdict = NOT_AUDITED
-        result.reason = ("the game is not over: the Japanese player publishes his secret at the end "
-                         "(pbem blind publish-secret), then it can be audited")
+    if not held.secret_published and not held.over:  # the single-game audit's verdict, in the same words
+        from pbem.game.modes.blind.stall import NOT_OVER, stall
+
+        stalled = stall(held)
+        result.verdict, result.reason = (STALLED, stalled.words) if stalled else (NOT_AUDITED, NOT_OVER)
         return
     found = blind_files.audit_findings(held)
     result.signers = {f.seq: _signer(held, f.cheater) for f in found}

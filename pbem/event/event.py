@@ -16,7 +16,7 @@ from pathlib import Path
 from pbem.event.blind_games import audit_blind_game, is_blind_game, read_blind_game
 from pbem.event.dice import DiceReport, dice_report
 from pbem.event.discover import discover
-from pbem.event.games import FAILED, HOLDS, NOT_AUDITED, UNREADABLE, VERIFIED, GameResult, audit, read_game
+from pbem.event.games import FAILED, HOLDS, NOT_AUDITED, STALLED, UNREADABLE, VERIFIED, GameResult, audit, read_game
 from pbem.protocol.chain import Finding
 
 
@@ -48,6 +48,7 @@ class Event:
             "holds": verdicts[HOLDS] if self.command == "audit" else verdicts[VERIFIED],
             "failed": verdicts[FAILED],
             "not_audited": verdicts[NOT_AUDITED],
+            "stalled": verdicts[STALLED],
             "unreadable": verdicts[UNREADABLE] + len(self.unreadable),
             "adjudications_replayed": sum(g.replayed for g in self.games),
             "views_checked": sum(g.views_checked for g in self.games),

@@ -23,6 +23,8 @@ from pbem.protocol.chain import Finding, verify_chain
 from pbem.protocol.turnfile import REFEREE, TurnFile
 
 HOLDS, FAILED, NOT_AUDITED, UNREADABLE, VERIFIED = "holds", "failed", "not audited", "unreadable", "verified"
+STALLED = "stalled"
+"""A game whose awaited player has not answered for the stall time (issue 36): never a pass, never audited."""
 
 
 @dataclass

@@ -115,7 +115,7 @@ def render_event_page(event: Event) -> str:
     status = {0: "every game holds", 1: f"{len(event.not_holding)} game(s) do not hold", 2: "some input could not be read"}[event.exit_status]
     if event.command == "audit":
         summary = (f"{t['games']} game(s): {t['holds']} hold, {t['failed']} failed, {t['not_audited']} not audited, "
-                   f"{t['unreadable']} unreadable; {t['adjudications_replayed']} adjudication(s) replayed; {t['rolls']} roll(s)")
+                   f"{t['stalled']} stalled, {t['unreadable']} unreadable; {t['adjudications_replayed']} adjudication(s) replayed; {t['rolls']} roll(s)")
     else:
         summary = f"{t['games']} game(s): {t['holds']} verified, {t['failed']} failed, {t['unreadable']} unreadable; {t['rolls']} roll(s)"
     by_referee = "".join(f"<li>{_e(who)}: {n}</li>" for who, n in event.findings_by_referee().items()) or "<li>none</li>"

@@ -78,7 +78,7 @@ def event_lines(event: Event) -> list[str]:
         lines.append(f"  note: {note}")
     t = event.totals()
     if event.command == "audit":
-        lines.append(f"totals: {t['games']} game(s): {t['holds']} hold, {t['failed']} failed, {t['not_audited']} not audited, "
+        lines.append(f"totals: {t['games']} game(s): {t['holds']} hold, {t['failed']} failed, {t['not_audited']} not audited, {t['stalled']} stalled, "
                      f"{t['unreadable']} unreadable; {t['adjudications_replayed']} adjudication(s) replayed, "
                      f"{t['views_checked']} sealed view(s) confirmed, {t['rolls']} roll(s), {t['findings']} finding(s)")
     else:

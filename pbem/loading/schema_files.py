@@ -21,6 +21,7 @@ SCHEMA_MODELS: dict[str, str] = {
     "blind-secret.schema.json": "pbem.model.blind.BlindSecret",
     "blind-private.schema.json": "pbem.model.blind.BlindPrivate",
     "blind-escrow-part.schema.json": "pbem.model.blind.EscrowPart",
+    "blind-share.schema.json": "pbem.model.blind.BlindShare",
 }
 
 _NAME_OF = {model: name for name, model in SCHEMA_MODELS.items()}

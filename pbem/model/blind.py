@@ -48,9 +48,12 @@ class _Body(BaseModel):
     format: Literal["pbem-blind-1"]
     mode: Literal["hidden-no-referee"]
     game: GameId
-    n: int = Field(description="The file's number in the game (blind-NNNN-SIDE.pbem); -1 for the secret at the end.")
+    n: int = Field(description="The file's number in the game (blind-NNNN-SIDE.pbem); -1 for the secret at the end, -2 for an opened escrow share.")
     from_: Literal["US", "JP"] = Field(alias="from", description="Who wrote and signed it.")
     prev: Optional[Digest] = Field(description="The digest of the previous file's payload (null in the genesis).")
+    sent: Optional[str] = Field(None, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                                description="When its writer wrote it (UTC), signed: a stall is dated from the file "
+                                            "left unanswered (issue 36).")
 
 
 class ScenarioRef(BaseModel):
@@ -89,12 +92,31 @@ class Overrides(BaseModel):
     ground_support: list[GroundSupport]
 
 
+class PvssShare(BaseModel):
+    """One participant's encrypted share ``Y_i`` and the Chaum–Pedersen proof that it is ``p(i)`` times his key."""
+
+    model_config = _CONFIG
+    share: B64 = Field(description="Y_i, a 32-byte Ed25519 group element.")
+    proof: B64 = Field(description="DLEQ(g, X_i, y_i, Y_i): challenge and response, 64 bytes.")
+
+
+class Pvss(BaseModel):
+    """Schoenmakers' PVSS dealing of the per-game secret (pbem/protocol/pvss.py): participant 1 the holder,
+    participant 2 the American player, both needed (threshold 2)."""
+
+    model_config = _CONFIG
+    threshold: Literal[2]
+    commitments: list[B64] = Field(min_length=2, max_length=2, description="C_j = a_j·g, 32 bytes each.")
+    shares: list[PvssShare] = Field(min_length=2, max_length=2, description="The holder's, then the American's.")
+
+
 class Escrow(BaseModel):
-    """Who holds the escrow (the genesis names him, signed) and the hash of the secret he would recover."""
+    """Who holds the escrow (the genesis names him, signed), the hash of the secret, and its PVSS dealing."""
 
     model_config = _CONFIG
     holder: IdentityLine
     secret: Digest
+    pvss: Pvss
 
 
 class Opening(BaseModel):
@@ -154,7 +176,7 @@ class BlindGenesis(_Body):
     edition: Optional[Edition] = Field(None, description="The edition both players play by (pbem new --edition; dg-2009 when absent).")
     overrides: Optional[Overrides] = Field(None, description="A Ground Support track in place of the scenario's (pbem new --gsp).")
     escrow: Optional[Escrow] = Field(None, description="Present only in a game with an escrow (pbem new --escrow).")
-    escrow_part: Optional[B64] = Field(None, description="The secret and the orders committed here, sealed to the escrow holder.")
+    escrow_part: Optional[B64] = Field(None, description="The orders committed here, encrypted under a key derived from the secret.")
 
 
 class BlindPublication(_Body):
@@ -193,13 +215,22 @@ class BlindPrivate(BaseModel):
     orders: Optional[OrdersByStep] = None
 
 
+class BlindShare(_Body):
+    """``blind-share-holder.pbem`` or ``blind-share-US.pbem``: one participant's PVSS share of the Japanese secret,
+    opened with his key, and its proof (written by ``pbem blind recover`` once the game has stalled or ended)."""
+
+    from_: Literal["escrow", "US"] = Field(alias="from", description="escrow (the holder) or US.")
+    index: Literal[1, 2] = Field(description="1 the holder, 2 the American player (the genesis's dealing).")
+    share: B64 = Field(description="S_i = x_i^-1·Y_i, 32 bytes.")
+    proof: B64 = Field(description="DLEQ(G, y_i, S_i, Y_i): challenge and response, 64 bytes.")
+
+
 class EscrowPart(BaseModel):
-    """What a Japanese file's escrow part holds, sealed to the holder: the file it belongs to, the secret, and the
-    orders that file commits (``seq``, or null when it commits none)."""
+    """What a Japanese file's escrow part holds, encrypted under the key its file number derives from the secret:
+    the file it belongs to and the orders that file commits (``seq``, or null when it commits none)."""
 
     model_config = _CONFIG
     game: GameId
     n: int = Field(ge=0)
-    secret: B64
     seq: Optional[int] = Field(ge=1)
     orders: Optional[Orders]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import datetime, timezone
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,9 +92,14 @@ class Message:
 
 def write(identity: PrivateIdentity, body: dict) -> str:
     """The armoured text of ``body`` signed by ``identity``."""
-    body = {"format": FORMAT, "mode": MODE, **body}
+    body = {"format": FORMAT, "mode": MODE, "sent": sent_now(), **body}
     envelope = signing.sign(identity, body, CONTEXT)
     return armour(KIND, canonical_bytes(envelope), {"Game": body["game"], "Number": str(body["n"])})
+
+
+def sent_now() -> str:
+    """The date a message is signed with (UTC, to the second): a stall is dated from the file left unanswered."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def read(text: str, source: str) -> Message:

@@ -125,8 +125,12 @@ class BlindMode(GameMode):
                 "committed under each marker (check it is what you meant; only you see this, and "
                 f"'pbem status {target.parent} --key YOUR.key' shows it again):", *genesis.committed]
         if genesis.escrow:
-            lines.append(f"escrow: every file of yours seals your secret and the orders it commits to {genesis.escrow}, "
-                         "who can recover them for the audit if you quit (pbem blind recover)")
+            lines.append(f"escrow: your secret is dealt between {genesis.escrow} and the US player (each holds a share "
+                         "the US player checks at once; neither alone opens it) and every file of yours carries the "
+                         "orders it commits, encrypted under it: if you stall, the two together open the whole game "
+                         "for the audit (pbem blind recover)")
+        else:
+            lines.append(NO_ESCROW)
         return lines + [
                 f"send {target.name} to the US player; he answers with blind-0001-US.pbem (pbem blind next)"]
 
@@ -180,10 +184,20 @@ class BlindMode(GameMode):
         other = "US" if role == "JP" else "JP"
         holder = blind_escrow.holder_of(held.messages[0])
         if holder is not None:
-            lines.insert(1, f"escrow: held by {holder.describe()} (every Japanese file seals the secret and the orders "
-                            "it commits to him)")
+            lines.insert(1, f"escrow: held by {holder.describe()} and the US player (the Japanese secret dealt "
+                            "between them, checked at once; every Japanese file carries the orders it commits, "
+                            "encrypted under it)")
+        else:
+            lines.insert(1, NO_ESCROW)
         if held.secret_recovered_by:
-            lines.append(f"the Japanese secret came from the escrow, recovered by {held.secret_recovered_by}")
+            lines.append(f"the Japanese secret came from the escrow, opened by {held.secret_recovered_by}")
+        from pbem.game.modes.blind.stall import stall
+
+        stalled = stall(held)
+        if stalled is not None:  # the same verdict as verify and both audits (issue 36)
+            lines.append(f"STALLED: {stalled.words}"
+                         + (f"; you and the escrow holder ({holder.describe()}) can open the game: each runs "
+                            f"pbem blind recover {folder} --key YOUR.key" if holder and stalled.side == "JP" else ""))
         if nxt is None and not held.over:  # recovered from the escrow while the game went on: it ends here
             lines.append(f"next: the game ends here (every marker is open): pbem audit {folder}")
         elif nxt is None:
@@ -197,8 +211,8 @@ class BlindMode(GameMode):
             else:
                 lines.append(f"next: wait for {blindfile.SECRET_NAME} from the JP player; until it comes, verify lists the "
                              "withheld secret as a finding (a forfeit in a tournament)"
-                             + (f"; if he will not send it, ask the escrow holder ({holder.describe()}) to run "
-                                f"pbem blind recover {folder} --key HOLDER.key" if holder else ""))
+                             + (f"; if he will not send it, you and the escrow holder ({holder.describe()}) each "
+                                f"run pbem blind recover {folder} --key YOUR.key" if holder else ""))
         elif nxt == role:
             us_orders = role == "US" and held.awaiting == "US" and not held.over
             orders = " --orders ORDERS.json" if us_orders else ""
@@ -217,5 +231,10 @@ class BlindMode(GameMode):
             lines.append(f"next: wait for {name} from the {other} player and put it in {folder}")
         return lines, found, not found
 
+
+NO_ESCROW = ("no escrow: this game names no escrow holder, so only the Japanese player can open it for the audit; if "
+             "he stalls or withholds his secret, nothing he did in secret can ever be checked (give pbem new "
+             "--escrow HOLDER.pub for an escrow)")
+"""What a game without an escrow leaves the American player with, said at ``new`` and in ``status`` (issue 36)."""
 
 MODE = BlindMode()

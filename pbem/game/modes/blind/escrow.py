@@ -1,70 +1,151 @@
-"""The escrow of a game with hidden units and no referee: what the audit needs, sealed to a third party (issue 24).
+"""The escrow of a game with hidden units and no referee: checked by the American player at once, opened only by the
+holder and the American player together (issue 36; the first escrow, sealed to the holder alone, was issue 24's).
 
-A Japanese player who quits can withhold his per-game secret, and with it
-the audit.  With ``pbem new … --escrow HOLDER.pub`` the genesis names a third
-party (signed: both players see who holds the escrow) and commits the hash
-of the secret; then **every** Japanese file carries an **escrow part**
-sealed to the holder (HPKE, :mod:`pbem.protocol.sealing`) holding the
-secret and the Japanese orders that file commits.  If the Japanese player
-vanishes, the holder runs ``pbem blind recover GAMEDIR --key HOLDER.key``:
-each part is opened and checked, and the secret and every committed order
-are written, signed by the holder, as ``blind-secret-escrow.pbem`` — from
-which ``pbem audit`` runs to the end as after ``publish-secret``.
+With ``pbem new … --escrow HOLDER.pub`` the genesis names a third party and
+**deals the Japanese per-game secret** between the holder and the American
+player with Schoenmakers' publicly verifiable secret sharing
+(:mod:`pbem.protocol.pvss`; CRYPTO '99, §3), two of two:
 
-What the American player learns from a part: nothing but its length, and
-that is fixed per game from public data (:func:`floor_bucket`, the sealed
-parts' size of the refereed mode, issue 19 item 5), growing only as a
-sealed part of a turn file does, never below the previous part's.  What he
-checks at once (:func:`public_findings`): a part in every Japanese file, of
-that length.  What only the holder can check, at recovery
-(:func:`open_parts`): that each part opens as *that* file's (the HPKE
-``info`` binds the game and the file number, so a part copied from another
-file does not open), holds the secret whose hash the genesis committed, and
-the orders of exactly the step that file commits, matching the commitment.
-Any failure is a finding against the Japanese player naming the file and
-the step (docs/PROTOCOL.md, *After the game: the secret, the audit, the
-escrow*).
+    s random;  S = s·G                      (G the Ed25519 base point)
+    secret    = HKDF-SHA256(ikm = S, salt = none, length = 32,
+                            info = "pbem-v1/blind-escrow-secret\0" || canonical({game}))
+    dealing   = PVSS of s to y_1 = the holder's Ed25519 identity key, y_2 = the American player's,
+                threshold 2, context "pbem-v1/blind-escrow-pvss\0" || canonical({game})
 
-Exact construction::
+The genesis carries the dealing (commitments ``C_0, C_1``, encrypted shares
+``Y_1, Y_2``, each with its Chaum–Pedersen proof) and ``escrow.secret``, the
+hash of ``secret`` every salt of the game derives from.  The American
+player checks the dealing **at once** (:func:`public_findings`, run by his
+``pbem blind next`` before anything else): a dealing that does not verify
+— garbage, a share for another key, a threshold of one — is a finding
+against the Japanese player naming the file, and he does not play on.
 
-    secret hash = "sha256:" || hex(SHA-256("pbem-v1/blind-secret\\0" || S))
-    plaintext   = canonical({"game", "n", "secret": b64(S), "seq": <step committed, or null>, "orders": <or null>})
-    part        = HPKE seal of zlib(plaintext) padded to the bucket (sealing.py),
-                  info = "pbem-v1/blind-escrow\\0" || canonical({"game", "n"})
+**Every** Japanese file ``n`` (the genesis included) carries the orders it
+commits, encrypted under a key only the secret derives, so that opening the
+secret opens the whole game:
+
+    key_n = HKDF-SHA256(ikm = secret, info = "pbem-v1/blind-escrow-orders\0" || canonical({game, n}), length 32)
+    part  = nonce(12, random) || ChaCha20-Poly1305(key_n, nonce, pad(zlib(canonical({game, n, seq, orders}))),
+                                                   aad = canonical({game, n}))
+
+padded to a length fixed per game from public data (:func:`floor_bucket`),
+as issue 24's parts were.
+
+**Opening** (``pbem blind recover GAMEDIR --key KEY``, by the holder or the
+American player): each opens his own share, ``S_i = x_i^-1·Y_i``, with the
+proof ``DLEQ(G, y_i, S_i, Y_i)``, signed, as ``blind-share-holder.pbem`` or
+``blind-share-US.pbem``.  With both, anyone combines ``S``, derives the
+secret, checks it against ``escrow.secret`` and decrypts every part
+(:func:`read_recovered`); ``pbem audit`` then runs as after
+``publish-secret``, to the end or to the stall.
+
+What each learns (docs/PROTOCOL.md, *The escrow*): the holder alone, from
+the dealing and his share, nothing of ``S`` (one point of a degree-1
+polynomial; the rest hidden under DDH, Schoenmakers §4); the American
+player alone the same, during the game; the two together everything, once
+both have opened their shares.  A part that does not decrypt, or decrypts
+to other orders than the file commits, is a finding against the Japanese
+player that anyone can check once the secret is open.
+
+The key pairs are the identities' own Ed25519 keys: a PVSS public key is
+``x·G`` with ``G`` the Ed25519 base point, which an Ed25519 public key is
+(RFC 8032 §5.1.5), so no new key is distributed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 from pathlib import Path
 from typing import Any
+
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.modes.blind import run as br, schema as blind_schema
 from pbem.game.sizes import sealed_bucket
-from pbem.protocol import blindfile, sealing
+from pbem.protocol import blindfile, pvss, sealing
 from pbem.protocol.canonical import DIGEST_PREFIX, b64d, b64e, canonical_bytes, parse_canonical
 from pbem.protocol.files import read_text
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 
 PART = "escrow_part"
 """The field of every Japanese file of an escrowed game that holds its escrow part (base64)."""
-KIND = "blind-escrow"
-RECOVERED_NAME = "blind-secret-escrow.pbem"
 AT_RECOVERY = "at recovery"
 LARGEST_BUCKET = 1024 * 1024
 """No escrow part grows past this (an order of every unit of the largest scenario is far smaller)."""
+THRESHOLD = 2
+HOLDER, AMERICAN = 1, 2
+"""The PVSS participants: 1 the holder, 2 the American player."""
+SHARE_N = -2
+SHARE_NAMES = {HOLDER: "blind-share-holder.pbem", AMERICAN: "blind-share-US.pbem"}
+SHARE_FROM = {HOLDER: "escrow", AMERICAN: "US"}
+NONCE_LENGTH = 12
+TAG_LENGTH = 16
 _SECRET_INFO = b"pbem-v1/blind-secret\x00"
 
 
 def secret_hash(secret: bytes) -> str:
-    """What the genesis of an escrowed game commits: the holder checks the secret he recovers against it."""
+    """What the genesis of an escrowed game commits: the secret opened from the escrow is checked against it."""
     return DIGEST_PREFIX + hashlib.sha256(_SECRET_INFO + secret).hexdigest()
 
 
-def genesis_fields(holder: PublicIdentity, secret: bytes) -> dict:
-    return {"escrow": {"holder": holder.line(), "secret": secret_hash(secret)}}
+def _hkdf(ikm: bytes, info: bytes) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(ikm)
+
+
+def pvss_context(game: str) -> bytes:
+    return b"pbem-v1/blind-escrow-pvss\x00" + canonical_bytes({"game": game})
+
+
+def secret_of(point: bytes, game: str) -> bytes:
+    """The per-game secret the PVSS secret ``S`` derives."""
+    return _hkdf(point, b"pbem-v1/blind-escrow-secret\x00" + canonical_bytes({"game": game}))
+
+
+def identity_point(identity: PublicIdentity) -> bytes:
+    """A participant's PVSS public key: his Ed25519 identity key, a point of the prime-order group."""
+    return identity.verify_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def identity_scalar(identity: PrivateIdentity) -> int:
+    seed = identity.signing_key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                              serialization.NoEncryption())
+    return pvss.private_scalar(seed)
+
+
+def _dealing_json(dealing: pvss.Dealing) -> dict:
+    return {"threshold": dealing.threshold, "commitments": [b64e(c) for c in dealing.commitments],
+            "shares": [{"share": b64e(y), "proof": b64e(p.to_bytes())} for y, p in zip(dealing.shares, dealing.proofs)]}
+
+
+def dealing_of(genesis: blindfile.Message) -> pvss.Dealing:
+    """The genesis's dealing, decoded (PvssError when a field is not base64 of a group element or a proof)."""
+    doc = genesis.body["escrow"]["pvss"]
+    try:
+        commitments = tuple(b64d(c) for c in doc["commitments"])
+        shares = tuple(b64d(s["share"]) for s in doc["shares"])
+        proofs = tuple(pvss.Proof.from_bytes(b64d(s["proof"]), f"the proof of share {i}")
+                       for i, s in enumerate(doc["shares"], 1))
+    except BadInput as exc:
+        raise pvss.PvssError(f"{exc.message}") from None
+    return pvss.Dealing(commitments, shares, proofs)
+
+
+def participants(held) -> list[bytes]:
+    return [identity_point(holder_of(held.messages[0])), identity_point(held.identities["US"])]
+
+
+def deal(holder: PublicIdentity, us: PublicIdentity, game: str, seed: bytes) -> tuple[dict, bytes]:
+    """The genesis's escrow fields and the per-game secret they deal (the Japanese player's, from now on); ``seed``
+    is 32 bytes of the operating system's randomness (``commitment.new_secret``) that ``s`` is drawn from."""
+    s = pvss.scalar_from_seed(seed, b"pbem-v1/blind-escrow-scalar\x00")
+    dealing, point = pvss.deal([identity_point(holder), identity_point(us)], THRESHOLD, pvss_context(game), secret=s)
+    secret = secret_of(point, game)
+    return {"escrow": {"holder": holder.line(), "secret": secret_hash(secret), "pvss": _dealing_json(dealing)}}, secret
 
 
 def holder_of(genesis: blindfile.Message) -> PublicIdentity | None:
@@ -76,11 +157,12 @@ def holder_of(genesis: blindfile.Message) -> PublicIdentity | None:
 
 
 def refuse_holder(holder: PublicIdentity, us: PublicIdentity, jp: PublicIdentity) -> None:
-    """A holder who is one of the players defeats the escrow: the American player would read every marker."""
+    """A holder who is one of the players defeats the escrow: he would hold both shares, or the secret's dealer."""
     for side, player in (("US", us), ("JP", jp)):
         if holder.same_keys(player):
-            raise BadInput(f"--escrow names the {side} player ({player.describe()}): the escrow holder opens every "
-                           "marker, so he must be a third party", hint="give a third party's .pub (pbem keygen NAME)")
+            raise BadInput(f"--escrow names the {side} player ({player.describe()}): the escrow holder holds one of "
+                           "the two shares that open every marker, so he must be a third party",
+                           hint="give a third party's .pub (pbem keygen NAME)")
 
 
 def floor_bucket(scenario) -> int:
@@ -88,15 +170,33 @@ def floor_bucket(scenario) -> int:
     return sealed_bucket(scenario, hidden=True, previous=None)
 
 
-def part_info(game: str, n: int) -> bytes:
-    return sealing.seal_info(KIND, {"game": game, "n": n})
+def _part_key(secret: bytes, game: str, n: int) -> bytes:
+    return _hkdf(secret, b"pbem-v1/blind-escrow-orders\x00" + canonical_bytes({"game": game, "n": n}))
 
 
-def seal_part(holder: PublicIdentity, *, game: str, n: int, secret: bytes, seq: int | None, orders: Any,
-              bucket: int) -> bytes:
-    """The escrow part of file ``n``: the secret and the orders of step ``seq`` it commits, at least ``bucket`` long."""
-    plaintext = canonical_bytes({"game": game, "n": n, "secret": b64e(secret), "seq": seq, "orders": orders})
-    return sealing.seal_compressed(sealing.compress(plaintext), holder, part_info(game, n), min_bucket=bucket)
+def seal_part(secret: bytes, *, game: str, n: int, seq: int | None, orders: Any, bucket: int) -> bytes:
+    """The escrow part of file ``n``: the orders of step ``seq`` it commits, encrypted under the key ``secret``
+    derives for that file, at least ``bucket`` long."""
+    plaintext = sealing.pad(sealing.compress(canonical_bytes({"game": game, "n": n, "seq": seq, "orders": orders})),
+                            bucket)
+    nonce = os.urandom(NONCE_LENGTH)
+    aad = canonical_bytes({"game": game, "n": n})
+    return nonce + ChaCha20Poly1305(_part_key(secret, game, n)).encrypt(nonce, plaintext, aad)
+
+
+def open_part(secret: bytes, game: str, n: int, part: bytes) -> bytes | None:
+    """The plaintext of file ``n``'s part, or None when it does not decrypt as that file's."""
+    from cryptography.exceptions import InvalidTag
+
+    if len(part) < NONCE_LENGTH + TAG_LENGTH:
+        return None
+    try:
+        padded = ChaCha20Poly1305(_part_key(secret, game, n)).decrypt(part[:NONCE_LENGTH], part[NONCE_LENGTH:],
+                                                                      canonical_bytes({"game": game, "n": n}))
+    except InvalidTag:
+        return None
+    data = sealing.unpad(padded)
+    return None if data is None else sealing.decompress(data, LARGEST_BUCKET)
 
 
 def _jp_messages(held) -> list[blindfile.Message]:
@@ -104,7 +204,11 @@ def _jp_messages(held) -> list[blindfile.Message]:
 
 
 def _bucket_of(part: bytes) -> int:
-    return len(part) - sealing.ENC_LENGTH - sealing.TAG_LENGTH
+    return len(part) - NONCE_LENGTH - TAG_LENGTH
+
+
+def part_length(bucket: int) -> int:
+    return bucket + NONCE_LENGTH + TAG_LENGTH
 
 
 def next_bucket(held) -> int:
@@ -120,11 +224,10 @@ def next_bucket(held) -> int:
 
 def attach(held, body: dict, secret: bytes, orders_kept: dict[int, dict]) -> None:
     """Put the escrow part into the Japanese player's next file ``body``, when the game has an escrow."""
-    holder = holder_of(held.messages[0])
-    if holder is None:
+    if holder_of(held.messages[0]) is None:
         return
     seq = (body.get("commit") or {}).get("seq")
-    body[PART] = b64e(seal_part(holder, game=held.game, n=body["n"], secret=secret, seq=seq,
+    body[PART] = b64e(seal_part(secret, game=held.game, n=body["n"], seq=seq,
                                 orders=orders_kept.get(seq) if seq else None, bucket=next_bucket(held)))
 
 
@@ -137,14 +240,31 @@ def _step_of(message: blindfile.Message) -> int:
     return commit["seq"] if isinstance(commit, dict) and isinstance(commit.get("seq"), int) else message.n // 2
 
 
+def dealing_problem(held) -> str | None:
+    """Why the genesis's PVSS dealing does not verify against the holder's and the American player's keys, or None."""
+    try:
+        pvss.verify_dealing(dealing_of(held.messages[0]), participants(held), THRESHOLD,
+                            pvss_context(held.game))
+    except pvss.PvssError as exc:
+        return str(exc)
+    return None
+
+
 def public_findings(held) -> list[br.Finding]:
-    """What the American player checks at once of the escrow: a part in every Japanese file, of the public length."""
+    """What the American player checks at once of the escrow: the dealing of the secret (Schoenmakers' proofs), and a
+    part in every Japanese file, of the public length."""
     holder = holder_of(held.messages[0])
     if holder is None:
         return []
     found, size = [], floor_bucket(held.loaded.scenario)
-    if holder.same_keys(held.identities["JP"]):  # an escrow to himself closes nothing
-        found.append(br.Finding("JP", 0, br.AT_ONCE, "named himself as the escrow holder: the escrow is worthless"))
+    genesis = Path(held.messages[0].source).name
+    if holder.same_keys(held.identities["JP"]) or holder.same_keys(held.identities["US"]):
+        found.append(br.Finding("JP", 0, br.AT_ONCE, f"named a player as the escrow holder in {genesis}: the escrow "
+                                "is worthless (it must be a third party)"))
+    elif (problem := dealing_problem(held)) is not None:
+        found.append(br.Finding("JP", 0, br.AT_ONCE,
+                                f"sent an escrow in {genesis} that does not verify ({problem}): the holder and the "
+                                "American player could not open the game if he stalls; do not play on"))
     for message in _jp_messages(held):
         name = Path(message.source).name
         text = message.body.get(PART)
@@ -160,7 +280,7 @@ def public_findings(held) -> list[br.Finding]:
         if bucket < size or bucket > LARGEST_BUCKET or bucket & (bucket - 1):
             found.append(br.Finding("JP", _step_of(message), br.AT_ONCE,
                                     f"sent an escrow part in {name} of another length than due "
-                                    f"({sealing.sealed_length(size)} bytes, or a larger bucket when it grows)"))
+                                    f"({part_length(size)} bytes, or a larger bucket when it grows)"))
             continue
         size = bucket
     return found
@@ -169,18 +289,17 @@ def public_findings(held) -> list[br.Finding]:
 def withheld_note(held) -> str:
     """What the withheld-secret finding adds in an escrowed game: who can close it."""
     holder = holder_of(held.messages[0])
-    return "" if holder is None else (f"; the escrow holder, {holder.describe()}, can recover it: "
-                                      f"pbem blind recover GAMEDIR --key HOLDER.key")
+    return "" if holder is None else (f"; the escrow holder, {holder.describe()}, and the American player can open it "
+                                      f"together: each runs pbem blind recover GAMEDIR --key HIS.key")
 
 
-# ---------------------------------------------------------------------------------------------- by the holder
+# ---------------------------------------------------------------------------------------------- opening
 
 
-def open_parts(held, identity: PrivateIdentity) -> tuple[bytes | None, dict[int, dict], list[br.Finding]]:
-    """Every part opened with the holder's key and checked: the secret, the Japanese orders by step, the findings
-    (each naming the Japanese player, the step and the file)."""
-    committed = held.messages[0].body["escrow"]["secret"]
-    secret, orders, found = None, {}, []
+def open_parts(held, secret: bytes) -> tuple[dict[int, dict], list[br.Finding]]:
+    """Every part decrypted with the opened secret and checked: the Japanese orders by step, and the findings (each
+    naming the Japanese player, the step and the file) — anyone holding the secret can check them again."""
+    orders, found = {}, []
     for message in _jp_messages(held):
         name, step = Path(message.source).name, _step_of(message)
         commit = message.body.get("commit") if isinstance(message.body.get("commit"), dict) else None
@@ -193,73 +312,103 @@ def open_parts(held, identity: PrivateIdentity) -> tuple[bytes | None, dict[int,
             bad("sent no escrow part")
             continue
         try:
-            sealed = b64d(text, source=message.source, field=PART)
-            plain = sealing.open_sealed(sealed, identity, part_info(held.game, message.n), what="the escrow part",
-                                        source=message.source, field=PART, limit=LARGEST_BUCKET)
-        except BadInput:  # HPKE cannot tell garbage from another file's part: both are his
-            bad("put an escrow part that does not open as this file's with the holder's key: garbage, or a part "
-                "sealed for another file or game (replayed)")
+            plain = open_part(secret, held.game, message.n, b64d(text, source=message.source, field=PART))
+        except BadInput:
+            plain = None
+        if plain is None:
+            bad("put an escrow part that does not decrypt as this file's with the opened secret: garbage, or a part "
+                "of another file or game (replayed)")
             continue
         try:
             doc = parse_canonical(plain, source=f"{name} (escrow part)", what="escrow part")
             blind_schema.check_escrow_part(doc, f"{name} (escrow part)")
         except BadInput as exc:
-            bad(f"sealed an escrow part that opens but is malformed — {exc.field or 'content'}: {exc.message}")
+            bad(f"encrypted an escrow part that opens but is malformed — {exc.field or 'content'}: {exc.message}")
             continue
         if doc["game"] != held.game or doc["n"] != message.n:
-            bad(f"sealed the escrow part of file {doc['n']} of game {doc['game']} into this file")
+            bad(f"encrypted the escrow part of file {doc['n']} of game {doc['game']} into this file")
             continue
-        mine = b64d(doc["secret"], source=message.source, field=PART)
-        if not hmac.compare_digest(secret_hash(mine).encode(), str(committed).encode()):
-            bad("escrowed a secret that is not the one his genesis committed")
-            continue
-        secret = mine
         due = commit["seq"] if commit else None
         if doc["seq"] != due:
             bad(f"escrowed the orders of {'step ' + str(doc['seq']) if doc['seq'] else 'no step'} where the file "
                 f"commits {'the orders of step ' + str(due) if due else 'none'} (a part of another step)")
             continue
         if due is not None:
-            _, nonce = br.orders_salt_nonce(mine, game=held.game, seq=due)
+            _, nonce = br.orders_salt_nonce(secret, game=held.game, seq=due)
             if br.orders_commitment(nonce, doc["orders"]) != commit["orders"]:
                 bad(f"escrowed orders for step {due} that are not the ones the file commits")
                 continue
             orders[due] = doc["orders"]
-    return secret, orders, found
+    return orders, found
 
 
-def recovered_body(held, identity: PrivateIdentity, secret: bytes, orders: dict[int, dict]) -> dict:
-    """The published-secret material, as ``publish-secret`` writes it, but from the holder and naming him."""
-    return {"game": held.game, "n": blindfile.SECRET_N, "from": "escrow", "prev": held.messages[-1].digest,
-            "holder": identity.public.line(), "secret": b64e(secret),
-            "orders": {str(k): v for k, v in sorted(orders.items())}}
+def index_of(held, identity: PublicIdentity) -> int | None:
+    """Which share is this identity's: 1 the holder's, 2 the American player's, None for anyone else."""
+    if identity.same_keys(holder_of(held.messages[0])):
+        return HOLDER
+    if identity.same_keys(held.identities["US"]):
+        return AMERICAN
+    return None
+
+
+def share_body(held, identity: PrivateIdentity, index: int) -> dict:
+    """The body of ``blind-share-…``: his share decrypted with his key, and its proof (Schoenmakers §3.2)."""
+    opened, proof = pvss.decrypt_share(identity_scalar(identity), index, dealing_of(held.messages[0]),
+                                       pvss_context(held.game))
+    return {"game": held.game, "n": SHARE_N, "from": SHARE_FROM[index], "prev": held.messages[-1].digest,
+            "index": index, "share": b64e(opened), "proof": b64e(proof.to_bytes())}
+
+
+def _who(index: int, held) -> str:
+    return (f"the escrow holder ({holder_of(held.messages[0]).describe()})" if index == HOLDER
+            else f"the American player ({held.identities['US'].describe()})")
+
+
+def read_shares(folder: Path, held) -> dict[int, bytes]:
+    """The opened shares in the folder, each signed by its participant and proven against the genesis's dealing
+    (VerificationFailed naming the file and the participant otherwise)."""
+    opened = {}
+    for index, name in SHARE_NAMES.items():
+        path = folder / name
+        if not path.exists():
+            continue
+        message = blindfile.read(read_text(path, what="opened escrow share"), str(path))
+        blind_schema.check_body(message.body, message.source)
+        signer = holder_of(held.messages[0]) if index == HOLDER else held.identities["US"]
+        redo = f"{_who(index, held)} wrote it wrong: ask him to run pbem blind recover again"
+        body = blindfile.check(message, signer, "escrow holder" if index == HOLDER else "US")
+        if body["game"] != held.game:
+            raise VerificationFailed("is an opened share of another game", file=str(path), field="game",
+                                     hint="put only this game's files in the folder")
+        if body["index"] != index:
+            raise VerificationFailed(f"holds share {body['index']}, not share {index}", file=str(path), field="index",
+                                     hint=redo)
+        try:
+            opened[index] = pvss.verify_share(index, b64d(body["share"], source=str(path), field="share"),
+                                              pvss.Proof.from_bytes(b64d(body["proof"], source=str(path), field="proof")),
+                                              participants(held)[index - 1], dealing_of(held.messages[0]),
+                                              pvss_context(held.game))
+        except pvss.PvssError as exc:
+            raise VerificationFailed(f"holds a share that is not {_who(index, held)}'s decrypted with his key: {exc}",
+                                     file=str(path), field="share", hint=redo) from None
+    return opened
 
 
 def read_recovered(folder: Path, held) -> tuple[bytes, dict[int, dict], str] | None:
-    """The secret, the orders and the holder's name from ``blind-secret-escrow.pbem``, signed by the holder the
-    genesis names and holding the secret it committed; None when there is no such file."""
-    path = folder / RECOVERED_NAME
-    if not path.exists():
+    """The secret, the Japanese orders and who opened them, once both shares are in the folder; None before.  What the
+    parts fail is added to ``held.problems``, naming the Japanese player (anyone can check it again)."""
+    if holder_of(held.messages[0]) is None or not any((folder / name).exists() for name in SHARE_NAMES.values()):
         return None
-    message = blindfile.read(read_text(path, what="recovered secret file"), str(path))
-    blind_schema.check_body(message.body, message.source)
-    holder = holder_of(held.messages[0])
-    if holder is None:
-        raise VerificationFailed("is a secret recovered from an escrow, but this game's genesis names no escrow holder",
-                                 file=str(path), field="from", hint="put only this game's files in the folder")
-    body = blindfile.check(message, holder, "escrow holder")
-    if body["game"] != held.game:
-        raise VerificationFailed("is the recovered secret of another game", file=str(path), field="game",
-                                 hint="ask the escrow holder for this game's")
-    secret = b64d(body["secret"], source=str(path), field="secret")
-    redo = f"the escrow holder ({holder.describe()}) wrote it wrong: ask him to run pbem blind recover again"
-    if secret_hash(secret) != held.messages[0].body["escrow"]["secret"]:
-        raise VerificationFailed("holds a secret that is not the one the genesis committed", file=str(path),
-                                 field="secret", hint=redo)
-    orders = {int(k): v for k, v in body["orders"].items()}
-    for seq, committed in sorted(held.record.jp_commitments.items()):  # his word is checked too: he cannot frame JP
-        _, nonce = br.orders_salt_nonce(secret, game=held.game, seq=seq)
-        if seq not in orders or br.orders_commitment(nonce, orders[seq]) != committed:
-            raise VerificationFailed(f"holds {'no' if seq not in orders else 'other'} orders for step {seq} than the "
-                                     "Japanese player committed", file=str(path), field=f"orders.{seq}", hint=redo)
-    return secret, orders, holder.describe()
+    if dealing_problem(held) is not None:  # public_findings names the Japanese player: there is no share to read
+        return None
+    opened = read_shares(folder, held)
+    if len(opened) < THRESHOLD:
+        return None
+    secret = secret_of(pvss.combine(opened, THRESHOLD), held.game)
+    if not hmac.compare_digest(secret_hash(secret).encode(), str(held.messages[0].body["escrow"]["secret"]).encode()):
+        held.problems.append(br.Finding("JP", 0, AT_RECOVERY, "dealt another secret in the escrow of "
+                                        f"{Path(held.messages[0].source).name} than the one he committed"))
+        return None
+    orders, found = open_parts(held, secret)
+    held.problems.extend(found)
+    return secret, orders, f"{holder_of(held.messages[0]).describe()} and the American player"

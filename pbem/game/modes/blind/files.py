@@ -444,6 +444,9 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     loaded = with_overrides(load_scenario(scenario), overrides, "--gsp")
     ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
     game, secret = new_game_id(), commitment.new_secret()
+    escrowed = None
+    if escrow is not None:  # the secret dealt between the holder and the American player (PVSS), not drawn
+        escrowed, secret = blind_escrow.deal(escrow, us, game, secret)
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=br.ruleset_of(loaded, edition),
                         options=[HIDDEN_UNITS])
     if step.state.hidden.deployed or step.state.to_act() != "JP":
@@ -466,9 +469,9 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
             "edition": edition}
     if overrides:
         body["overrides"] = overrides
-    if escrow is not None:  # the holder named and the secret's hash committed, signed; the set-up orders escrowed
-        body |= blind_escrow.genesis_fields(escrow, secret)
-        body[blind_escrow.PART] = b64e(blind_escrow.seal_part(escrow, game=game, n=0, secret=secret, seq=1, orders=orders,
+    if escrowed is not None:  # the holder named, the secret dealt and its hash committed, signed; the set-up orders escrowed
+        body |= escrowed
+        body[blind_escrow.PART] = b64e(blind_escrow.seal_part(secret, game=game, n=0, seq=1, orders=orders,
                                                               bucket=blind_escrow.floor_bucket(loaded.scenario)))
     return blindfile.write(me, body), {"secret": b64e(secret), "orders": {"1": orders}}
 

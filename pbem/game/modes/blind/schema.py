@@ -17,6 +17,8 @@ def _model_for(body: Any):
     from pbem.model import blind
 
     n = body.get("n") if isinstance(body, dict) else None
+    if n == -2:
+        return blind.BlindShare
     if not isinstance(n, int) or isinstance(n, bool) or n < -1:
         return blind.BlindGenesis  # whatever it is, the genesis schema names what is wrong with it
     if n == -1:

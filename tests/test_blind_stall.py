@@ -1,0 +1,113 @@
+"""A stall is one verdict everywhere (issue 36): "JP has not answered file N since DATE".
+
+Before, a Japanese player who stopped answering left ``verify`` and
+``status`` at exit 0 forever ("wait for blind-0008-JP.pbem"), the
+single-game audit calling the game FAILED and the event audit NOT AUDITED.
+Now, once the file he owes an answer to is older than the stall time
+(signed with its date by its writer), ``status``, ``verify``, ``audit
+GAMEDIR`` and ``audit EVENT`` all give the same verdict, in the same words,
+never a pass and never counted as audited.  Opened from the escrow, the
+audit runs to the stall and shows where he stopped and the dice he knew.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from pbem.protocol import blindfile
+from tests.blind_games import play_to_the_end, resign, reproducible  # noqa: F401  (autouse fixture)
+from tests.games import pbem, run
+from tests.test_blind_escrow import begin, playing
+
+DAYS = 30
+
+
+def stalled(base: Path, monkeypatch, *, escrow: bool = True, days: int = DAYS):
+    """A game whose Japanese player never answers blind-0007-US.pbem; then ``days`` days pass."""
+    from pbem.game.modes.blind import stall
+    from tests.blind_games import SENT
+
+    players = begin(base, escrow=escrow)
+    play_to_the_end(playing(players), until=7)
+    later = datetime.now(timezone.utc) + timedelta(days=days)
+    monkeypatch.setattr(stall, "_now", lambda: later)
+    return players, f"JP has not answered file 7 (blind-0007-US.pbem) since {SENT[:10]}"
+
+
+def test_a_stall_is_one_verdict_in_status_verify_the_audit_and_the_event_audit(tmp_path, monkeypatch):
+    players, words = stalled(tmp_path, monkeypatch)
+    us = players["US"]
+    said = us.status(code=1)
+    assert f"STALLED: {words}" in said, said
+    said = pbem("verify", us.game, code=1)
+    assert f"STALLED: {words}" in said and "verified" not in said, said
+    report = json.loads(pbem("verify", us.game, "--json", code=1))
+    assert report["ok"] is False and report["stalled"] == words
+    said = pbem("audit", us.game, code=1)
+    assert f"STALLED: {words}" in said and "audited" not in said, said
+    event = tmp_path / "event"
+    shutil.copytree(us.game, event / "g")
+    code, out, err = run("audit", event, "--json")
+    assert code == 1 and "Traceback" not in err, err
+    report = json.loads(out)
+    game = report["games"][0]
+    assert game["verdict"] == "stalled" and game["reason"] == words, game
+    assert report["totals"]["audited"] == 0 and report["totals"]["holds"] == 0 and report["totals"]["stalled"] == 1
+    code, out, _ = run("audit", event)
+    assert code == 1 and "STALLED" in out and words in out and "every game holds" not in out
+
+
+def test_a_game_without_escrow_stalls_the_same_and_says_what_that_leaves(tmp_path, monkeypatch):
+    players, words = stalled(tmp_path, monkeypatch, escrow=False)
+    said = players["US"].status(code=1)
+    assert f"STALLED: {words}" in said and "no escrow: this game names no escrow holder" in said
+    assert f"STALLED: {words}" in pbem("audit", players["US"].game, code=1)
+
+
+def test_a_game_waiting_less_than_the_stall_time_is_in_progress_the_same_everywhere(tmp_path, monkeypatch):
+    players, words = stalled(tmp_path, monkeypatch, days=1)
+    us = players["US"]
+    said = us.status()
+    assert "has not answered" not in said and "wait for blind-0008-JP.pbem" in said
+    assert "has not answered" not in pbem("verify", us.game)
+    said = pbem("audit", us.game, code=1)  # never a pass, and not a failure either: the same as the event audit
+    assert "NOT AUDITED: the game is not over" in said and "FAILED" not in said, said
+    event = tmp_path / "event"
+    shutil.copytree(us.game, event / "g")
+    code, out, _ = run("audit", event, "--json")
+    game = json.loads(out)["games"][0]
+    assert code == 1 and game["verdict"] == "not audited" and game["reason"].startswith("the game is not over")
+
+
+def test_opened_from_the_escrow_the_audit_runs_to_the_stall_and_shows_the_dice_he_knew(tmp_path, monkeypatch):
+    players, words = stalled(tmp_path, monkeypatch)
+    us, esc = players["US"], players["ESC"]
+    pbem("blind", "recover", us.game, "--key", esc.key)
+    pbem("blind", "recover", us.game, "--key", us.key)
+    said = pbem("audit", us.game)
+    assert "audited 3 step(s) with full information" in said, said
+    assert f"{words}: he stopped before publishing step 4" in said, said
+    knew = re.search(r"he already knew its dice: ((?:\d, )*\d)", said)
+    assert knew, said
+    assert "has not answered" in us.status() or "the game ends here" in us.status()
+
+
+def test_a_backdated_american_file_cannot_stall_a_game_early(tmp_path):
+    """The American player signs file 7 with a date 30 days old, but the Japanese file he answers was signed today:
+    the game is dated from the latest file, so it is not stalled and no share opens."""
+    from tests.blind_games import SENT
+
+    players = begin(tmp_path)
+    play_to_the_end(playing(players), until=7)
+    us = players["US"]
+    jp6 = blindfile.read((us.game / blindfile.file_name(6)).read_text(), "6").body
+    assert jp6["sent"] == SENT
+    when = (datetime.now(timezone.utc) - timedelta(days=DAYS)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    resign(us.game / blindfile.file_name(7), us.key, lambda body: body.update(sent=when))
+    assert "has not answered" not in us.status()
+    said = pbem("blind", "recover", us.game, "--key", players["ESC"].key, code=2)
+    assert "awaited only since" in said
