@@ -305,7 +305,7 @@ class _FileAmerican(br.American):
 
     def __init__(self, held: BlindGame) -> None:
         japanese = {u.id for u in held.loaded.scenario.units if u.side == "JP"}
-        super().__init__(None, held.game, held.record, b"", japanese)  # type: ignore[arg-type]
+        super().__init__(None, held.game, held.record, b"", japanese, held.loaded)  # type: ignore[arg-type]
         self.seeds = dict(held.record.us_seeds)
         self.roots[-1] = (held.record.setup_root, held.record.setup_markers)
 
@@ -346,7 +346,7 @@ def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> lis
 def findings(held: BlindGame) -> list[br.Finding]:
     """What each player checks at once on the files he received (and ``verify`` on the folder), naming the cheater."""
     record = held.record
-    record.findings = []
+    record.findings = br.setup_problems(held.loaded, record.setup_markers)  # the genesis: zone and counts, at once
     american = _FileAmerican(held)
     previous = None
     for pub in record.publications:
@@ -603,6 +603,31 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
     return blindfile.write(identity, body)
 
 
+def template_view(folder: Path, identity: PrivateIdentity) -> tuple[dict, LoadedScenario]:
+    """The view a player writes his next orders on (``pbem orders template``): the American player's, the latest
+    publication's when it awaits his orders; the Japanese player's, the one ``blind next`` showed him
+    (``blind-view-JP-NNNN.json``) when his next file commits his orders."""
+    from pbem.loading.jsonfile import read_json
+
+    held = load(folder)
+    side = role_in(held, identity.public)
+    if side is None:
+        raise BadInput(f"--key is {identity.public.describe()}, neither player of this game", file=str(folder))
+    if held.over:
+        raise BadInput("the game is over: no orders are due", file=str(folder))
+    if side == "US":
+        if held.next_writer != "US" or held.awaiting != "US":
+            raise BadInput("your next file carries no orders (the Japanese player moves, or writes next)", file=str(folder),
+                           hint=f"'pbem status {folder} --key …' says what to do")
+        return held.last_pub.view, held.loaded
+    seen = folder / f"blind-view-JP-{len(held.record.publications) + 1:04d}.json"
+    if held.next_writer != "JP" or not seen.exists():
+        raise BadInput("no view of yours awaits orders: 'pbem blind next' shows it (blind-view-JP-NNNN.json) when your "
+                       "next file commits your orders", file=str(folder),
+                       hint=f"run 'pbem blind next {folder} --key YOUR.key' first")
+    return read_json(seen), held.loaded
+
+
 def publish_secret(folder: Path, identity: PrivateIdentity) -> Path:
     """The Japanese player's secret and every orders of his, signed: the audit replays the whole game with them."""
     held = load(folder)
@@ -634,4 +659,4 @@ def read_orders(path: Path) -> dict:
     return doc
 
 
-__all__ = ["BlindGame", "Chooser", "bot_seed", "audit_findings", "findings", "latest_view", "load", "publish_secret", "start", "write_next"]
+__all__ = ["BlindGame", "Chooser", "bot_seed", "audit_findings", "findings", "latest_view", "load", "publish_secret", "start", "template_view", "write_next"]
