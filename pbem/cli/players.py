@@ -93,9 +93,9 @@ def orders_template(
     from pbem.game.views import reading_view
     from pbem.protocol.passphrase import open_key
 
-    from pbem.protocol.blindfile import NUMBERED
+    from pbem.cli.own_files import commands_for
 
-    if turn.is_dir() or NUMBERED.fullmatch(turn.name):  # hidden units with no referee: the view from the folder
+    if commands_for(turn) is not None:  # a mode with files of its own (hidden units with no referee): its folder's view
         from pbem.game.modes.blind.files import template_view
         from pbem.loading.datafiles import find_scenario, scenario_document
 
