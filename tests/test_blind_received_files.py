@@ -35,7 +35,7 @@ def game(tmp_path_factory):
     ``reproducible`` makes them): the tests below look in it for a step of a kind, and a game drawn afresh
     lacked one now and then (no American step left a marker hidden)."""
     with pytest.MonkeyPatch.context() as patch:
-        fix_games(patch, itertools.count(7))
+        fix_games(patch, itertools.count(8))
         players = begin(tmp_path_factory.mktemp("blind-received"))
         play_to_the_end(players)
         publish_secret(players)

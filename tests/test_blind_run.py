@@ -225,8 +225,10 @@ def test_a_commitment_changed_between_steps_against_the_moves_is_caught_at_the_a
     a, b = _unopened_hidden(record, jp, seq)[:2]
     cheat, cj = run("leyte-assault", japanese=_relabel(a, range(seq, seq + 1), swap_with=b))
     assert cheat.findings == []
-    one(br.audit(loaded("leyte-assault"), cheat, cj.secret, cj.orders), seq=seq, when=br.AT_AUDIT,
-        words="commitment changed otherwise than the moves")
+    found = br.audit(loaded("leyte-assault"), cheat, cj.secret, cj.orders)
+    one(found, seq=seq, when=br.AT_AUDIT, words="commitment changed otherwise than the moves")
+    assert "the other way round (pieces exchanged between markers)" in found[0].what, found  # the deed (issue 35)
+    assert a in found[0].what and b in found[0].what, found
 
 
 # -- two histories, dice, the secret ----------------------------------------------------------------------------

@@ -61,7 +61,8 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
         write_public(folder / f"{ids[side].name}.pub", ids[side])
 
     def bot(side: str):
-        return lambda view, loaded: bot_orders(view, loaded, policies[side], seed)
+        # the demo's --seed makes a game again; without one each side draws from its own per-game secret (issue 35)
+        return lambda view, loaded, drawn: bot_orders(view, loaded, policies[side], drawn if seed is None else seed)
 
     def send(path: Path, side: str) -> None:
         other = folders["US" if side == "JP" else "JP"]

@@ -29,12 +29,12 @@ def next_file(
     identity = open_key(key, passphrase_env)
     given = read_orders(orders) if orders is not None else None
 
-    def choose(view, loaded):
+    def choose(view, loaded, seed):
         if given is not None or bot is None:
             return given  # None: the file needs orders and none were given; the command says so and writes nothing
         from pbem.bot.play import bot_orders
 
-        return bot_orders(view, loaded, bot, 0)
+        return bot_orders(view, loaded, bot, seed)  # seed: from your own per-game secret, which your opponent lacks
 
     written = write_next(folder, identity, choose)
     typer.echo(f"wrote {written}: every file you received checks out; send {written.name} to your opponent")

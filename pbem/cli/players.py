@@ -83,7 +83,7 @@ def view(
 
 @orders_app.command("template")
 def orders_template(
-    turn: Annotated[Path, typer.Argument(help="The latest turn file.")],
+    turn: Annotated[Path, typer.Argument(help="The latest turn file (hidden units with no referee: the game folder or its latest blind file).")],
     key: KeyOption,
     passphrase_env: PassphraseEnv = None,
 ) -> None:
@@ -93,6 +93,18 @@ def orders_template(
     from pbem.game.views import reading_view
     from pbem.protocol.passphrase import open_key
 
+    from pbem.cli.own_files import commands_for
+
+    if commands_for(turn) is not None:  # a mode with files of its own (hidden units with no referee): its folder's view
+        from pbem.game.modes.blind.files import template_view
+        from pbem.loading.datafiles import find_scenario, scenario_document
+
+        seen, loaded = template_view(turn if turn.is_dir() else turn.parent, open_key(key, passphrase_env))
+        skeleton, hints = template(seen, entry_hexes(scenario_document(find_scenario(loaded.scenario.id))["map"]))
+        output.echo_json(skeleton)
+        for hint in hints:
+            typer.echo(f"# {hint}", err=True)
+        return
     turn_file = load_turn(turn)
     side, seen = side_to_move(turn_file, open_key(key, passphrase_env), deep=False)
     document = verified_scenario_document(turn_file)

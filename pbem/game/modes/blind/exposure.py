@@ -110,3 +110,71 @@ def exposure(board: Board, before: GameState, after: GameState, events: list[dic
         opened_before = {hex_id: u for hex_id, u in markers.items() if u in told}
     claims = told - set(opened_before.values()) - set(exposed_after.values()) - already
     return Exposure(side, opened_before, exposed_after, frozenset(claims))
+
+
+# ---------------------------------------------------------------------------------------------- what the American computes
+
+
+@dataclass(frozen=True)
+class PublicExposure:
+    """The markers an American player-turn (or the set-up's intelligence roll) exposes, as the American player
+    computes them from public data alone (issue 35): ``required`` must each be opened against the root before the
+    step; ``allowed`` may be (a dummy in contact is opened only if it is one).  Each hex maps to the rule case."""
+
+    required: dict[str, str]
+    allowed: dict[str, str]
+
+
+def public_exposure(board: Board, seen: GameState, markers: list[str], orders: Any, rolls: list[dict], *,
+                    setup: bool, beaches: Iterable[str] = ()) -> PublicExposure:
+    """``seen``: the American view's position before the step (the set-up: after it, its American units unmoved);
+    ``markers``: the hexes the root before the step commits to that stand hidden; ``orders``: his parsed orders
+    (None for the set-up); ``rolls``: the step's rolls (the intelligence die is public and checked).
+
+    Required: every marker named as a defender, a barrage's included (19B.4; a dummy is removed, 19B.6), and every
+    pick of the intelligence roll (19B.7: the priority, then the policy, from the hexes and the die).  Allowed besides:
+    the markers in an American zone of control after his movement (a dummy there is removed, 19B.6) and those next to
+    a defender (a retreating defender may displace them, 7.8)."""
+    from pbem.engine.exposure import intelligence_picks
+    from pbem.engine.placement import Placement
+    from pbem.model.common import OFFMAP
+
+    hidden = set(markers)
+    # his units where he sees them, and a marker (its id its hex) on every hex the root before commits hidden
+    units = {u.id: u for u in seen.units if u.side != "JP"} | {h: fog.marker(h) for h in sorted(hidden)}
+    locations = {u: seen.locations.get(u, OFFMAP) for u in units if u not in hidden} | {h: h for h in hidden}
+    by_id = {u.id: seen.locations.get(u.id) for u in seen.units if u.side == "JP"}
+    required: dict[str, str] = {}
+    allowed: dict[str, str] = {}
+    priority = list((seen.hidden.priority if seen.hidden is not None else None) or [])
+    if orders is not None:
+        for move in orders.moves:  # his own movement: where his units stand as the Combat Phase begins
+            if move.unit in units and units[move.unit].side == "US":
+                end = move.path[-1] if move.path else move.enter or locations.get(move.unit)
+                locations[move.unit] = OFFMAP if move.exit else end
+        defended = set()
+        for attack in orders.attacks:
+            for named in attack.defenders:
+                where = named if named in hidden else by_id.get(named, named)
+                defended.add(where)
+                if where in hidden:
+                    required.setdefault(where, "19B.4")
+        if orders.intelligence is not None and orders.intelligence.priority is not None:
+            priority = list(orders.intelligence.priority)
+    placement = Placement(units, locations)
+    dice = [r for r in rolls if str(r.get("purpose", "")).startswith("intelligence")]
+    if dice:
+        count = sum(int(r["value"]) for r in dice)
+        exposed: frozenset[str] = frozenset()  # only markers are JP units of this placement
+        for unit in intelligence_picks(board, placement, exposed, count, priority, beaches):
+            required.setdefault(placement.where(unit), "19B.7")
+    if not setup:
+        for where in hidden:
+            if placement.in_enemy_zoc(where, "JP"):
+                allowed.setdefault(where, "19B.6")
+        from pbem.engine import hexes
+
+        for where in hidden:  # a defender's retreat (at most 3 hexes, 7.7) may displace a marker on its way (7.8)
+            if orders is not None and any(d not in NOT_ON_MAP and hexes.distance(where, d) <= 3 for d in defended):
+                allowed.setdefault(where, "7.8")
+    return PublicExposure(required, allowed | required)

@@ -53,6 +53,18 @@ def _edition(edition: object, source: str | None) -> str:
     return edition
 
 
+Chooser = Callable[[dict, LoadedScenario, int], dict]
+"""Who writes a side's orders in the files: his view, the scenario and a seed for the bot's draws, in; his orders out.
+The seed derives from his own per-game secret (:func:`bot_seed`), never a constant: the American player cannot
+compute a hidden side's set-up or moves from public data (issue 35)."""
+
+
+def bot_seed(secret: bytes, *, game: str, seq: int) -> int:
+    """The seed of a bot's draws for step ``seq`` (the set-up is step 1), derived from the player's per-game secret
+    (HKDF): the other player cannot reproduce it; a resend gives the same orders; the published secret explains it."""
+    return int.from_bytes(br.derived(secret, "bot-seed", game=game, seq=seq, length=8), "big")
+
+
 def private_name(side: str) -> str:
     return f"blind-private-{side}.json"
 
@@ -293,7 +305,7 @@ class _FileAmerican(br.American):
 
     def __init__(self, held: BlindGame) -> None:
         japanese = {u.id for u in held.loaded.scenario.units if u.side == "JP"}
-        super().__init__(None, held.game, held.record, b"", japanese)  # type: ignore[arg-type]
+        super().__init__(None, held.game, held.record, b"", japanese, held.loaded)  # type: ignore[arg-type]
         self.seeds = dict(held.record.us_seeds)
         self.roots[-1] = (held.record.setup_root, held.record.setup_markers)
 
@@ -334,7 +346,7 @@ def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> lis
 def findings(held: BlindGame) -> list[br.Finding]:
     """What each player checks at once on the files he received (and ``verify`` on the folder), naming the cheater."""
     record = held.record
-    record.findings = []
+    record.findings = br.setup_problems(held.loaded, record.setup_markers)  # the genesis: zone and counts, at once
     american = _FileAmerican(held)
     previous = None
     for pub in record.publications:
@@ -426,7 +438,7 @@ def role_in(held: BlindGame, identity: PublicIdentity) -> str | None:
 
 
 def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *, setup: dict | None,
-          choose_setup: Callable[[dict, LoadedScenario], dict] | None = None, edition: str | None = None,
+          choose_setup: Chooser | None = None, edition: str | None = None,
           ground_support: list[dict] | None = None, escrow: PublicIdentity | None = None) -> tuple[str, dict]:
     """The Japanese player's genesis (its text) and what he keeps: the root over his secret set-up, the commitment
     to his set-up orders and to the salt of their dice (and, with ``escrow``, the holder and the first escrow part).
@@ -452,7 +464,8 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     if step.state.hidden.deployed or step.state.to_act() != "JP":
         raise BadInput(f"scenario {loaded.scenario.id} has no secret Japanese set-up to start from",
                        hint="play hidden units without a referee on a scenario where the Japanese player sets up hidden")
-    orders = setup if setup is not None else (choose_setup or _greedy)(step.views["JP"], loaded)
+    orders = setup if setup is not None else (choose_setup or _greedy)(step.views["JP"], loaded,
+                                                                        bot_seed(secret, game=game, seq=1))
     parsed = orders_from(orders, "the Japanese set-up")
     problems = check_deployment(loaded.board, step.state, parsed)
     if problems:  # an honest player's set-up is checked before he commits to it; a dishonest one's at the audit
@@ -476,14 +489,17 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     return blindfile.write(me, body), {"secret": b64e(secret), "orders": {"1": orders}}
 
 
-def _greedy(view: dict, loaded: LoadedScenario) -> dict:
+def _greedy(view: dict, loaded: LoadedScenario, seed: int) -> dict:
+    """The greedy bot's set-up, drawn from ``seed`` (:func:`bot_seed`: from the Japanese secret, never seed 0, which
+    the American player would replay from the public genesis, issue 35)."""
     from pbem.bot.play import bot_orders
 
-    return bot_orders(view, loaded, "greedy", 0)
+    return bot_orders(view, loaded, "greedy", seed)
 
 
-def write_next(folder: Path, identity: PrivateIdentity, choose: Callable[[dict, LoadedScenario], dict]) -> Path:
-    """Check every file received, then write this player's next file (``choose``: his orders from his view)."""
+def write_next(folder: Path, identity: PrivateIdentity, choose: Chooser) -> Path:
+    """Check every file received, then write this player's next file (``choose``: his orders from his view, with a
+    seed from his own secret for a bot's draws)."""
     held = load(folder)
     side = role_in(held, identity.public)
     if side is None:
@@ -523,7 +539,7 @@ def _american(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
     if held.over:
         return blindfile.write(identity, body)
     if held.awaiting == "US":
-        body["orders"] = choose(pub.view, held.loaded)
+        body["orders"] = choose(pub.view, held.loaded, bot_seed(secret, game=game, seq=step))
         if body["orders"] is None:
             raise BadInput(f"this file carries your orders for step {step}: give them with --orders FILE (or --bot POLICY)",
                            file=str(folder), hint=f"your view: pbem blind view {folder} (the orders format: pbem schema write, or --bot POLICY)")
@@ -549,7 +565,7 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
         raise VerificationFailed(f"your own record does not replay: {replayed[0] if replayed else 'no step'}", file=str(folder),
                                  hint="your private file or a file in the folder was altered")
     game, loaded, seq = held.game, held.loaded, len(held.record.publications) + 1
-    jp = br.Japanese(loaded, game, secret, lambda v: choose(v, loaded), held.ref)
+    jp = br.Japanese(loaded, game, secret, lambda v: choose(v, loaded, bot_seed(secret, game=game, seq=seq)), held.ref)
     ruleset = held.record.ruleset
     side = step.state.to_act()
     setup = not step.state.hidden.deployed
@@ -574,7 +590,7 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
                                revealed=revealed, salt=salt, ruleset=ruleset)
     body["publication"] = _publication_json(pub)
     if not after.over and after.state.to_act() == "JP":  # his next orders, fixed before the American seed is revealed
-        mine = choose(after.views["JP"], loaded)
+        mine = choose(after.views["JP"], loaded, bot_seed(secret, game=game, seq=seq + 1))
         if mine is None:  # he sees the position only now: show it, write nothing (the step replays the same next time)
             seen = write_replacing(folder / f"blind-view-JP-{seq:04d}.json", json.dumps(after.views["JP"], sort_keys=True),
                                    mode=0o600)
@@ -588,6 +604,31 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
         _keep(folder, "JP", {"secret": private["secret"], "orders": {str(k): v for k, v in orders_kept.items()}})
     blind_escrow.attach(held, body, secret, orders_kept)
     return blindfile.write(identity, body)
+
+
+def template_view(folder: Path, identity: PrivateIdentity) -> tuple[dict, LoadedScenario]:
+    """The view a player writes his next orders on (``pbem orders template``): the American player's, the latest
+    publication's when it awaits his orders; the Japanese player's, the one ``blind next`` showed him
+    (``blind-view-JP-NNNN.json``) when his next file commits his orders."""
+    from pbem.loading.jsonfile import read_json
+
+    held = load(folder)
+    side = role_in(held, identity.public)
+    if side is None:
+        raise BadInput(f"--key is {identity.public.describe()}, neither player of this game", file=str(folder))
+    if held.over:
+        raise BadInput("the game is over: no orders are due", file=str(folder))
+    if side == "US":
+        if held.next_writer != "US" or held.awaiting != "US":
+            raise BadInput("your next file carries no orders (the Japanese player moves, or writes next)", file=str(folder),
+                           hint=f"'pbem status {folder} --key …' says what to do")
+        return held.last_pub.view, held.loaded
+    seen = folder / f"blind-view-JP-{len(held.record.publications) + 1:04d}.json"
+    if held.next_writer != "JP" or not seen.exists():
+        raise BadInput("no view of yours awaits orders: 'pbem blind next' shows it (blind-view-JP-NNNN.json) when your "
+                       "next file commits your orders", file=str(folder),
+                       hint=f"run 'pbem blind next {folder} --key YOUR.key' first")
+    return read_json(seen), held.loaded
 
 
 def publish_secret(folder: Path, identity: PrivateIdentity) -> Path:
@@ -621,4 +662,4 @@ def read_orders(path: Path) -> dict:
     return doc
 
 
-__all__ = ["BlindGame", "audit_findings", "findings", "latest_view", "load", "publish_secret", "start", "write_next"]
+__all__ = ["BlindGame", "Chooser", "bot_seed", "audit_findings", "findings", "latest_view", "load", "publish_secret", "start", "template_view", "write_next"]

@@ -35,10 +35,12 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.loading.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
-from pbem.game.modes.blind.exposure import exposure, pieces
+from pbem.engine import hexes
+from pbem.errors import BadInput
+from pbem.game.modes.blind.exposure import PIECE_FIELDS, exposure, pieces, public_exposure
 from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
 from pbem.game.step import Step, genesis_step, play
-from pbem.model.common import NOT_ON_MAP
+from pbem.model.common import ELIMINATED, EXITED, NOT_ON_MAP
 from pbem.model.state import GameState
 from pbem.protocol import commitment, dice, signing
 from pbem.protocol.canonical import DIGEST_PREFIX, canonical_bytes
@@ -170,9 +172,14 @@ class Japanese:
 class American:
     """The American player: checks every opening against a root he already holds, acknowledges each root."""
 
-    def __init__(self, identity: PrivateIdentity, game: str, record: Record, secret: bytes, japanese: set[str]) -> None:
+    def __init__(self, identity: PrivateIdentity, game: str, record: Record, secret: bytes, japanese: set[str],
+                 loaded: LoadedScenario | None = None) -> None:
         self.identity, self.game, self.record, self.secret = identity, game, record, secret
         self.japanese = japanese  # the Japanese units' ids, from the public scenario
+        self.loaded = loaded  # the public scenario: its order of battle, dummy count and map (issue 35's checks)
+        self.order_of_battle = {} if loaded is None else order_of_battle(loaded)
+        self.last_view: dict | None = None  # the view of the publication before, on which he wrote his orders
+        self.dummies_removed = 0
         self.known: set[str] = set()  # those he has been shown
         self.roots: dict[int, tuple[str, list[str]]] = {}
         self.seeds: dict[int, bytes] = {}
@@ -224,6 +231,20 @@ class American:
                              f"removes {len(removed)} dummy(ies) ({' '.join(removed) or 'none'}, 19B.6): "
                              + ("a real unit stood under a marker opened as a dummy" if len(dummies) > len(removed)
                                 else "a dummy was committed as a real unit"))
+        found = len(self.record.findings)
+        self._check_dice(pub)  # first: the exposures below are computed from the dice (19B.7)
+        dice_hold = len(self.record.findings) == found
+        self._check_events(pub)
+        if self.loaded is not None:
+            self._check_pieces(pub)
+            if dice_hold:
+                self._check_exposure(pub, markers)
+            self.dummies_removed += sum(1 for e in view["last"]["events"] if e["type"] == "dummy_removed")
+            allowed = (self.loaded.scenario.hidden_units.dummies if self.loaded.scenario.hidden_units else 0)
+            if self.dummies_removed > allowed:
+                self._found(seq, f"has removed {self.dummies_removed} dummies by now, where scenario "
+                                 f"{self.loaded.scenario.id} has {allowed} (19B.6): a real unit was passed off as a dummy")
+        self.last_view = view
         shown = {u["id"]: u for u in view["state"]["units"]}
         new_markers = markers_of(view)
         for opening in pub.after:
@@ -240,8 +261,99 @@ class American:
             self._found(seq, f"shows exposed units in {' '.join(sorted(missing))} without opening them")
         if pub.side == "US":
             self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
-        self._check_dice(pub)
         self.acknowledge(seq, pub.root, new_markers)
+
+    def _check_events(self, pub: Publication) -> None:
+        """The view's events against its position: each unit the position names stands where the last event that
+        moved it left it (a move, entry, retreat, advance or displacement: 5.1, 7.7, 7.8, 7.9), an eliminated one
+        off the map.  A combat result told but not applied shows here."""
+        events, where = pub.view["last"]["events"], pub.view["state"]["locations"]
+        final: dict[str, tuple[str, str]] = {}
+        for e in events:
+            kind, unit = e.get("type"), e.get("unit")
+            if not isinstance(unit, str):
+                continue
+            if kind in ("moved", "advanced", "entered"):
+                path = e.get("path") or []
+                final[unit] = (path[-1] if path else e.get("hex") or e.get("from"), kind)
+            elif kind == "retreated":
+                path = e.get("path") or []
+                final[unit] = (ELIMINATED if e.get("eliminated") else path[-1] if path else e.get("from"), "7.7 retreated")
+            elif kind == "displaced":
+                final[unit] = (e.get("to"), "7.8 displaced")
+            elif kind == "eliminated":
+                final[unit] = (ELIMINATED, "eliminated")
+            elif kind == "exited":
+                final[unit] = (EXITED, "exited")
+        for unit, (hex_id, how) in sorted(final.items()):
+            if unit in where and where[unit] != hex_id:
+                self._found(pub.seq, f"published a view whose events leave {unit} in {hex_id} ({how}) but whose "
+                                     f"position keeps it in {where[unit]}: a result told and not applied")
+
+    def _check_pieces(self, pub: Publication) -> None:
+        """Every piece opened is one the scenario prints: its id, kind and strengths as the public order of battle
+        gives them (a dummy is counted by :meth:`receive`, 19B.6)."""
+        for opening in pub.before + pub.after:
+            if opening.is_dummy:
+                continue
+            piece, unit = opening.piece, self.order_of_battle.get(str(opening.piece.get("id")))
+            if unit is None:
+                self._found(pub.seq, f"opened the marker in {opening.marker} as {piece.get('id')!r}, which is no Japanese "
+                                     f"unit of scenario {self.loaded.scenario.id}")
+                continue
+            differ = sorted(k for k in set(piece) | set(unit) if piece.get(k) != unit.get(k))
+            if differ:
+                self._found(pub.seq, f"opened the marker in {opening.marker} as {unit['id']} with "
+                                     + ", ".join(f"{k} {piece.get(k)!r}" for k in differ) + ", where the scenario's order "
+                                     "of battle prints " + ", ".join(f"{k} {unit.get(k)!r}" for k in differ))
+
+    def _check_exposure(self, pub: Publication, markers: list[str]) -> None:
+        """An American player-turn (or the set-up's intelligence roll) opens exactly the markers it exposes, which he
+        computes from public data (:func:`public_exposure`): his attacks' defenders, the picks of the intelligence die,
+        and dummies only where one may be removed (19B.4, 19B.6, 19B.7)."""
+        if pub.side not in ("US", "setup") or pub.view["last"].get("valid") is False:
+            return
+        from pbem.game.codec import state_from_json
+
+        if pub.side == "setup":
+            seen, hidden, orders = state_from_json(pub.view["state"]), list(markers), None
+        else:
+            sent = self.record.us_orders.get(pub.seq)
+            if self.last_view is None or sent is None:
+                return
+            seen = state_from_json(self.last_view["state"])
+            hidden = sorted(self.last_view["state"]["locations"][u["id"]] for u in self.last_view["state"]["units"]
+                            if u["side"] == "JP" and u["kind"] == "hidden")
+            try:
+                orders = orders_from(sent[0], f"the American orders of step {pub.seq}")
+            except BadInput:
+                return  # orders the view refuses: _rejudged's finding
+        try:
+            due = public_exposure(self.loaded.board, seen, hidden, orders, pub.rolls, setup=pub.side == "setup",
+                                  beaches=self.loaded.board.beaches)
+        except (KeyError, TypeError, ValueError) as exc:
+            self._found(pub.seq, f"published rolls from which the exposures cannot be computed ({type(exc).__name__}: {exc})")
+            return
+        opened = {o.marker for o in pub.before}
+        for where, rule in sorted(due.required.items()):
+            if where not in opened:
+                what = "a defender of an American attack" if rule == "19B.4" else "a pick of the intelligence roll"
+                self._found(pub.seq, f"did not open the marker in {where}, {what} ({rule}): the step must open it "
+                                     "against the root before it, and resolve with what stood there")
+        # the artillery a defense's FPF named is exposed (19B.4): allowed where it stood within range of a defender
+        # it fired for (8.0); which gun fires is the Japanese choice, so only the event names it
+        guns = {e.get("artillery"): e.get("index") for e in pub.view["last"]["events"] if e["type"] == "fpf"}
+        fought = {e["index"]: e.get("defenders", []) for e in pub.view["last"]["events"] if e["type"] == "combat"}
+        firing = set()
+        for o in pub.before:
+            if not o.is_dummy and o.piece.get("id") in guns:
+                defenders = {where for where in due.required} | {seen.locations.get(d) for d in fought.get(guns[o.piece["id"]], [])}
+                reach = int(o.piece.get("range") or 0)
+                if any(d and d not in NOT_ON_MAP and hexes.distance(o.marker, d) <= reach for d in defenders):
+                    firing.add(o.marker)
+        for where in sorted(opened - set(due.allowed) - firing):
+            self._found(pub.seq, f"opened the marker in {where}, which the step does not expose: it is no defender, no "
+                                 "pick of an intelligence roll, in no American zone of control and on no defender's retreat (19B.4, 19B.6, 19B.7, 7.8)")
 
     def _check_defense(self, pub: Publication, strengths: dict[str, dict]) -> None:
         """Each of his attacks fought the opened defenders: its defense is theirs plus the FPF it drew (7.4, 8.0)."""
@@ -279,6 +391,35 @@ class American:
         for problem in (combat_roll_problems(pub.public, pub.rolls) + combat_table_problems(pub.public, pub.rolls)
                         + view_problems(pub.view, pub.public)):
             self._found(pub.seq, f"published a record the rolls do not give: {problem}")
+
+
+def order_of_battle(loaded: LoadedScenario) -> dict[str, dict]:
+    """Every Japanese unit of the scenario as a root commits it (:func:`pieces`' fields), by id."""
+    return {u.id: {k: getattr(u, k) for k in PIECE_FIELDS if getattr(u, k) is not None}
+            for u in loaded.scenario.units if u.side == "JP" and u.kind not in ("dummy", "hidden")}
+
+
+def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1) -> list[Finding]:
+    """The set-up's markers against the public set-up zone and counts (19B.2 adapted, 19B.6): each marker on a hex
+    some piece may take, no two on one hex (5.31), as many as the set-up units and at most the scenario's dummies more."""
+    from pbem.engine.deployment import SetupZone
+    from pbem.engine.sequence import opening
+
+    state = opening(loaded.scenario, hidden=True)
+    zone = SetupZone.of(loaded.board, state)
+    units = [u for u in state.units if u.side == "JP" and state.locations.get(u.id) not in NOT_ON_MAP]
+    dummies = loaded.scenario.hidden_units.dummies if loaded.scenario.hidden_units else 0
+    found = []
+    if len(set(markers)) != len(markers):
+        found.append(Finding("JP", seq, AT_ONCE, "committed a set-up with two markers on one hex (5.31)"))
+    if not len(units) <= len(markers) <= len(units) + dummies:
+        found.append(Finding("JP", seq, AT_ONCE, f"committed a set-up of {len(markers)} markers, where scenario "
+                             f"{loaded.scenario.id} sets up {len(units)} units and at most {dummies} dummies (19B.2, 19B.6)"))
+    outside = [h for h in markers if all(zone.limits_broken(h, armor=a, dummy=d) for a, d in ((False, False), (True, False), (False, True)))]
+    if outside:
+        found.append(Finding("JP", seq, AT_ONCE, f"committed markers in {' '.join(sorted(outside))}, where no piece may "
+                             f"set up: outside the set-up zone of scenario {loaded.scenario.id} (19B.2 adapted)"))
+    return found
 
 
 def _names(view: dict) -> set[str]:
@@ -320,7 +461,7 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Playe
     ruleset = ruleset_of(loaded, None)
     record = Record(game, ruleset=ruleset)
     american = American(us, game, record, us_secret or commitment.new_secret(),
-                        {u.id for u in loaded.scenario.units if u.side == "JP"})
+                        {u.id for u in loaded.scenario.units if u.side == "JP"}, loaded)
     step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
                         ruleset=ruleset, options=["hidden-units"])
     american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
@@ -434,6 +575,7 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
         else:
             orders, salt = record.us_orders[seq]
             stream = dice.DiceStream(pub.seed, salt)
+        prior = step.state
         step = play(loaded, ruleset, step.state, orders, stream, game=game, seq=seq, scenario_ref=ref, source=f"step {seq}")
         if not step.last["valid"] and pub.view["last"]["valid"]:  # a rejection both show is no cheat
             rules = ", ".join(sorted({p["rule"] for p in step.last["problems"] if p.get("rule")}))
@@ -443,15 +585,56 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
             break
         if commitment.commit(secret, game=game, seq=seq, pieces=pieces(step.state)).root != pub.root:
             findings.append(Finding("JP", seq, AT_AUDIT, "published a root that the replayed position does not give: "
-                                                         "the commitment changed otherwise than the moves"))
+                                                         "the commitment changed otherwise than the moves"
+                                    + deed(step.state, pub, prior, lambda p, seq=seq: commitment.commit(
+                                        secret, game=game, seq=seq, pieces=p).root)))
             break
         if canonical_bytes(step.views["US"]) != canonical_bytes(pub.view):
-            findings.append(Finding("JP", seq, AT_AUDIT, "sent an American view that the replay does not give"))
+            findings.append(Finding("JP", seq, AT_AUDIT, "sent an American view that the replay does not give"
+                                    + deed(step.state, pub, prior)))
             break
         if stream.rolls != pub.rolls:
             findings.append(Finding("JP", seq, AT_AUDIT, "recorded other rolls than the replay makes"))
             break
     return findings, step
+
+
+def deed(replayed: GameState, pub: Publication, prior: GameState | None = None,
+         root_of: Callable[[dict], str] | None = None) -> str:
+    """What the Japanese player did, as far as the replay and the publication tell (issue 35 item 6): each piece
+    opened as another than the replay has there, each marker where the replay has none and each replayed piece with
+    no marker, naming the unit, where the replay had it (before and after the step) and its allowance or strengths."""
+    true = pieces(replayed)
+    before = {u.id: prior.locations.get(u.id) for u in prior.units} if prior is not None else {}
+
+    def named(piece: dict | None) -> str:
+        if not piece or piece.get("kind") == "dummy":
+            return "a dummy"
+        return (f"{piece.get('id')} ({piece.get('attack')}-{piece.get('defense')}-{piece.get('move')}, "
+                f"movement allowance {piece.get('move')})")
+
+    told = []
+    for opening in pub.after:
+        honest = true.get(opening.marker)
+        if honest is None or any(honest.get(k) != v for k, v in opening.piece.items()):
+            told.append(f"opened {opening.marker} as {named(opening.piece)}, where the replay has {named(honest)}")
+    shown = set(markers_of(pub.view))
+    for hex_id in sorted(shown - set(true)):
+        told.append(f"shows a marker in {hex_id}, where the replay has no Japanese piece")
+    for hex_id in sorted(set(true) - shown):
+        piece = true[hex_id]
+        came = before.get(piece.get("id")) if piece.get("id") else None
+        told.append(f"shows no marker in {hex_id}, where the replay has {named(piece)}"
+                    + (f" (in {came} before the step)" if came and came != hex_id else ""))
+    if not told and root_of is not None:  # the same hexes: which two pieces changed places gives the root he published
+        hexes_ = sorted(true)
+        for i, x in enumerate(hexes_):
+            for y in hexes_[i + 1:]:
+                if true[x] != true[y] and root_of(true | {x: true[y], y: true[x]}) == pub.root:
+                    return (f": {named(true[x])} committed in {y} and {named(true[y])} in {x}, where the replay has them "
+                            "the other way round (pieces exchanged between markers)")
+    return (": " + "; ".join(told[:4]) + (f" (and {len(told) - 4} more)" if len(told) > 4 else "")) if told else \
+        " (the same hexes and openings: pieces exchanged between markers)"
 
 
 def salts_match(secret: bytes, record: Record) -> bool:
