@@ -117,7 +117,10 @@ def play_until(players: dict[str, Player], wanted) -> tuple[str, dict]:
 
 def publish_secret(players) -> None:
     jp, us = players["JP"], players["US"]
-    command = re.search(r"(pbem blind publish-secret [^;]+);", jp.status(code=1)).group(1)
+    said = jp.status(code=1)
+    found = re.search(r"(pbem blind publish-secret [^;]+);", said)
+    assert found, f"the Japanese player's status does not offer publish-secret:\n{said}"
+    command = found.group(1)
     pbem(*shlex.split(command)[1:])
     jp.mail(blindfile.SECRET_NAME, us)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -205,6 +206,17 @@ def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the
         with illegal_mover(monkeypatch, rule) as cheat:
             players = _begin(base, scenario)  # (the secrets run on from the last attempt: another game)
             play_to_the_end(players)
+            said = players["US"].status(code=1) if cheat else ""
+            if "(caught at once)" in said:
+                # A consequence the American sees: a unit moved to sea stands in a hex his step does not expose,
+                # yet his honest opponent's pbem opens it there (19B.3); his verify names JP at that step, at once.
+                assert rule == "5.21", said
+                private = json.loads((players["JP"].game / "blind-private-JP.json").read_text())["orders"]
+                cheated = next(int(s) for s, o in private.items() if canonical_bytes(o) == cheat["orders"])
+                seq = next(int(m) for m in re.findall(r"step ([0-9]+): JP opened the marker in", said))
+                assert seq > cheated, (seq, cheated)
+                assert "JP opened the marker in" in pbem("verify", players["US"].game, code=1)
+                return
             publish_secret(players)
         if cheat:
             break
