@@ -31,7 +31,13 @@ from tests.games import pbem, run
 SCENARIO = "test-skirmish"  # the smallest scenario with a hidden Japanese set-up
 
 
+_MAILS = itertools.count(1)
+
+
 class Player:
+    received = 0
+    """When this player last received a file (a count of the mails sent, 0: never)."""
+
     def __init__(self, base: Path, side: str):
         self.side, self.dir = side, base / side.lower()
         self.dir.mkdir()
@@ -45,6 +51,7 @@ class Player:
 
     def mail(self, name: str, to: "Player") -> None:
         shutil.copy(self.game / name, to.game / name)
+        to.received = next(_MAILS)
 
 
 def begin(base: Path, scenario: str = SCENARIO) -> dict[str, Player]:
@@ -61,8 +68,9 @@ def begin(base: Path, scenario: str = SCENARIO) -> dict[str, Player]:
 
 def step(players: dict[str, Player]) -> str | None:
     """The next file, written by whoever status says, with the command status prints; mailed where it says.
-    Returns the file's name (None when status asks for no ``pbem blind next``)."""
-    for side, player in players.items():
+    Returns the file's name (None when status asks for no ``pbem blind next``).  The player who received the last
+    file is asked first: he is the one to write next, as a rule (asking the other first only cost a status)."""
+    for side, player in sorted(players.items(), key=lambda item: -item[1].received):
         _, out, err = run("status", player.game, "--key", player.key)  # exit 1 once the secret is awaited
         assert "Traceback" not in err, err
         said = out + err

@@ -81,15 +81,22 @@ def test_pbem_new_records_the_edition_and_a_ground_support_track(tmp_path):
     assert "blind-0001-US.pbem" in said
 
 
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """A game with hidden units and no referee, played once for the tests below (they read its genesis and JP's key)."""
+    base = tmp_path_factory.mktemp("demo") / "g"
+    return run_blind_demo("test-skirmish", base, policies=GREEDY, seed=0), base
+
+
 @pytest.mark.parametrize("edition", ["spi-1976", 3, None])
-def test_a_genesis_naming_an_edition_pbem_does_not_play_is_refused_naming_the_field(tmp_path, edition):
-    done = run_blind_demo("test-skirmish", tmp_path / "g", policies=GREEDY, seed=0)
+def test_a_genesis_naming_an_edition_pbem_does_not_play_is_refused_naming_the_field(tmp_path, demo, edition):
+    done, base = demo
     folder = tmp_path / "copy"
     folder.mkdir()
     genesis = done.folders["US"] / blindfile.file_name(0)
     message = blindfile.read(genesis.read_text(), str(genesis))
     body = {k: v for k, v in message.body.items() if k not in ("format", "mode")} | {"edition": edition}
-    jp = open_key(tmp_path / "g" / "jp.key", None)
+    jp = open_key(base / "jp.key", None)
     (folder / blindfile.file_name(0)).write_text(blindfile.write(jp, body))
     said = pbem("verify", folder, code=2)
     assert blindfile.file_name(0) in said and "edition" in said  # the file and the field (the schema's words, or pbem's:)

@@ -41,9 +41,10 @@ def publications(folder: Path) -> dict[int, dict]:
     return {b["publication"]["seq"]: b["publication"] for b in bodies(folder) if b["from"] == "JP" and b["n"] > 0}
 
 
-def honest(base: Path, scenario: str = SCENARIO) -> dict[int, dict]:
+def honest(base: Path, scenario: str = SCENARIO, until: int | None = None) -> dict[int, dict]:
+    """The Japanese publications of the honest game, by step: of the whole game, or of its first ``until`` files."""
     players = begin(base, scenario)
-    play_to_the_end(players)
+    play_to_the_end(players, until=until)
     return publications(players["US"].game)
 
 
@@ -84,7 +85,7 @@ def verdict(folder: Path) -> list[dict]:
 
 @pytest.mark.parametrize("opened_as", ["real", "dummy"])
 def test_a_marker_committed_as_the_other_kind_is_caught_at_once_when_opened(tmp_path, monkeypatch, opened_as):
-    pubs = honest(tmp_path / "honest")
+    pubs = honest(tmp_path / "honest", until=4)  # the first marker opened as each kind is opened early (step 1)
     seq, opening = next((s, o) for s, p in sorted(pubs.items()) for o in p["before"]
                         if (o["piece"] == c.DUMMY) == (opened_as == "dummy"))
     tree = against(pubs[seq])
@@ -117,9 +118,11 @@ def test_a_marker_committed_as_the_other_kind_is_caught_at_once_when_opened(tmp_
 
 def test_two_hidden_identities_swapped_in_a_root_are_caught_at_the_audit_naming_the_step(tmp_path, monkeypatch):
     scenario = "leyte-assault"  # test-skirmish exposes nearly every unit
-    pubs = honest(tmp_path / "honest", scenario)
-    # two hidden units no opening against that root shows: nothing the American player sees can show the swap
-    quiet = {s for s in pubs if s > 1 and pubs[s]["side"] != "setup"}
+    # the honest game's first dozen files: the cheat aims at an early step (the first quiet one below), not the last
+    pubs = honest(tmp_path / "honest", scenario, until=12)
+    # two hidden units no opening against that root (nor against the next step's, which must be among those played)
+    # shows: nothing the American player sees can show the swap
+    quiet = {s for s in pubs if s > 1 and pubs[s]["side"] != "setup" and s + 1 in pubs}
     swapped = {}
 
     def swap(s, pieces):  # at the first such step holding two different hidden units (the same pair every time)
