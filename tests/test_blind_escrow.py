@@ -86,6 +86,8 @@ def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_i
         with illegal_mover(monkeypatch, "5.13") as cheat:
             players = begin(tmp_path / str(attempt), fresh=attempt == 0)  # another game each attempt
             play_to_the_end(playing(players))
+        if cheat and "(caught at once)" in players["US"].status(code=1):
+            continue  # its consequence showed (an opening his step does not expose, issue 35): not a cheat for the audit
         if cheat:
             break
     else:

@@ -211,9 +211,9 @@ def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the
             play_to_the_end(players)
             said = players["US"].status(code=1) if cheat else ""
             if "(caught at once)" in said:
-                # A consequence the American sees: a unit moved to sea stands in a hex his step does not expose,
-                # yet his honest opponent's pbem opens it there (19B.3); his verify names JP at that step, at once.
-                assert rule == "5.21", said
+                # A consequence the American sees: the moved unit stands where it should be exposed (at sea, or in
+                # a clear hex: 19B.3) but is not, and is opened at a later American step that exposes nothing
+                # there; his verify names JP at that step, at once (issue 35), before any audit.
                 private = json.loads((players["JP"].game / "blind-private-JP.json").read_text())["orders"]
                 cheated = next(int(s) for s, o in private.items() if canonical_bytes(o) == cheat["orders"])
                 seq = next(int(m) for m in re.findall(r"step ([0-9]+): JP opened the marker in", said))
