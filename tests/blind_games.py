@@ -231,7 +231,10 @@ def fix_games(patch: pytest.MonkeyPatch, counter=None) -> None:
 
 @pytest.fixture(autouse=True)
 def reproducible(monkeypatch):
-    """The same game id and per-game secrets every game: an honest game and its cheat play the same moves and dice."""
+    """The same game id and per-game secrets every game: an honest game and its cheat play the same moves and dice.
+    The count of secrets starts afresh for each test, so its games are the same whatever ran before it in the
+    process (the suite runs files in parallel, in an order of its own)."""
+    SECRETS[0] = itertools.count()
     fix_games(monkeypatch)
 
 

@@ -36,8 +36,10 @@ def test_a_folder_of_blind_files_and_each_of_its_files_are_the_blind_mode_s_and_
 
 
 def test_every_mode_with_files_of_its_own_has_its_commands_registered():
-    import pbem.cli  # noqa: F401  (the commands register as the CLI starts)
+    from pbem.cli import load_commands
     from pbem.cli.own_files import _COMMANDS
+
+    load_commands()  # what the CLI does the first time it meets a game of files of its own (own_files.commands_for)
 
     assert set(_COMMANDS) == {blindfile.MODE}
     for commands in _COMMANDS.values():

@@ -10,12 +10,11 @@ his key and the next turn file), then the "anyone, at any time" checks.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.games import run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,33 +32,36 @@ def _blocks() -> dict[str, list[str]]:
     return found
 
 
-def _run(line: str, cwd: Path, env: dict) -> str:
+def _run(line: str, cwd: Path) -> str:
+    """The command as printed, through pbem's own entry point in this process (the process itself, its
+    launcher and its encodings, are ``test_installed_package.py``'s and ``test_platforms.py``'s)."""
     words = shlex.split(line)
     assert words[0] == "pbem", line
-    done = subprocess.run([sys.executable, "-m", "pbem", *words[1:]], cwd=cwd, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, f"{line} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
-    return done.stdout
+    status, out, err = run(*words[1:], cwd=cwd)
+    assert "Traceback" not in err, err
+    assert status == 0, f"{line} -> {status}\n{out}\n{err}"
+    return out
 
 
-def test_the_walkthrough_followed_literally_plays_a_game_turn_that_verifies(tmp_path):
+def test_the_walkthrough_followed_literally_plays_a_game_turn_that_verifies(tmp_path, monkeypatch):
     blocks = _blocks()
     assert {"1.", "2.", "3.", "4.", "Anyone, at any time,"} <= set(blocks)
-    env = {**os.environ, "PBEM_PASSPHRASE": "a passphrase for the walkthrough"}
+    monkeypatch.setenv("PBEM_PASSPHRASE", "a passphrase for the walkthrough")
     [keygen] = blocks["1."]
     for name in ("alice", "bob", "ref"):  # "Everyone makes an identity"
-        _run(keygen.replace("alice", name), tmp_path, env)
+        _run(keygen.replace("alice", name), tmp_path)
     for line in blocks["2."]:
-        _run(line, tmp_path, env)
+        _run(line, tmp_path)
     for seq, (player, side) in enumerate([("alice", "US"), ("bob", "JP")]):
         def turn(line: str) -> str:  # the same step for this player and this turn file
             line = re.sub(r"\b(\d{4})\b", lambda m: f"{int(m.group(1)) + seq:04d}", line)
             return line.replace("alice", player).replace("-US", f"-{side}")
 
         for line in blocks["3."] + blocks["4."]:
-            _run(turn(line), tmp_path, env)
-        record = json.loads(_run(f"pbem view game/turn-{seq + 1:04d}.pbem --key ref.key --json", tmp_path, env))
+            _run(turn(line), tmp_path)
+        record = json.loads(_run(f"pbem view game/turn-{seq + 1:04d}.pbem --key ref.key --json", tmp_path))
         moved = [e for e in record["last"]["events"] if e["type"] in ("moved", "entered")]
         assert record["last"]["valid"] and moved, f"{side}'s player-turn moved nobody"
     for line in blocks["Anyone, at any time,"]:
-        _run(line, tmp_path, env)
+        _run(line, tmp_path)
     assert (tmp_path / "game" / "turn-0002.pbem").exists()

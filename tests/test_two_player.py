@@ -64,11 +64,19 @@ def start(base: Path, scenario: str, *, edition: str | None = None) -> dict[str,
     return players
 
 
-def play_out(players: dict[str, Player], *, revise_at: int | None = None, limit: int = 80) -> int:
-    """Play to the end as ``pbem status`` directs; returns the number of player-turns played."""
+def play_out(players: dict[str, Player], *, revise_at: int | None = None, limit: int = 80, lean: bool = False) -> int:
+    """Play to the end as ``pbem status`` directs; returns the number of player-turns played.
+
+    Every ``status`` replays the whole game (two players keep no record of what they replayed), so a long game
+    is played ``lean``: each player-turn asks only the statuses that direct it (the mover's, the adjudicator's)
+    and resends nothing; the full round of questions is the skirmish's, a short game."""
     played = 0
     while True:
-        found = {side: players[side].status() for side in SIDES}
+        if lean:
+            us = players["US"].status()
+            found = {"US": us, "JP": players["JP"].status() if us["over"] or us["awaiting"] == "JP" else None}
+        else:
+            found = {side: players[side].status() for side in SIDES}
         if found["US"]["over"]:
             assert found["JP"]["over"]
             return played
@@ -77,7 +85,8 @@ def play_out(players: dict[str, Player], *, revise_at: int | None = None, limit:
         seq = found[mover.side]["seq"]
         turn = mover.game / f"turn-{seq:04d}.pbem"
         assert found[mover.side]["next"]["action"].startswith("write your orders")
-        assert found[judge.side]["next"]["action"].startswith("wait for")
+        if not lean:
+            assert found[judge.side]["next"]["action"].startswith("wait for")
         orders = mover.dir / f"orders-{seq}.json"
         pbem("bot", turn, "--key", mover.key, "-o", orders, "--seed", str(seq))
         pbem("validate", orders, "--turn", turn, "--key", mover.key)
@@ -93,8 +102,12 @@ def play_out(players: dict[str, Player], *, revise_at: int | None = None, limit:
         else:
             said = pbem("submit", orders, "--turn", turn, "--key", mover.key)
             assert f"send it to the {judge.side} player" in said
-            assert "revision 1 already" in pbem("submit", orders, "--turn", turn, "--key", mover.key)  # a resend signs nothing new
-        send = mover.status()["next"]["send"]
+            if not lean:
+                assert "revision 1 already" in pbem("submit", orders, "--turn", turn, "--key", mover.key)  # a resend signs nothing new
+        if lean:
+            send = {"to": f"the {judge.side} player", "file": f"orders-{seq:04d}-{mover.side}.pbem"}
+        else:
+            send = mover.status()["next"]["send"]
         assert send["to"] == f"the {judge.side} player"
         mover.mail(send["file"], judge)
         # the adjudicator runs exactly what status tells him, with his own key
@@ -158,7 +171,7 @@ def test_each_turn_file_is_signed_by_the_player_who_did_not_move(skirmish):
 
 def test_a_whole_leyte_assault_is_played_without_a_referee_and_verifies_for_both(tmp_path):
     players = start(tmp_path, "leyte-assault")
-    played = play_out(players)
+    played = play_out(players, lean=True)
     assert played == 16  # eight Game-Turns, no orders rejected
     check_both_verify(players, played)
     last = players["US"].game / f"turn-{played:04d}.pbem"

@@ -66,9 +66,17 @@ class Layout:
         return SQRT3 / 2 if self.flat_topped else 1.0
 
     def centre(self, hex_id: Hex) -> tuple[float, float]:
-        x, y = _turn(*_native(hex_id), self.quarter_turns)
-        ox, oy = self._origin
-        return x - ox, y - oy
+        # Asked for each hex by every layer of a drawing (its polygon, number, counters, labels, lines): kept once.
+        found = self._centres.get(hex_id)
+        if found is None:
+            x, y = _turn(*_native(hex_id), self.quarter_turns)
+            ox, oy = self._origin
+            found = self._centres[hex_id] = (x - ox, y - oy)
+        return found
+
+    @cached_property
+    def _centres(self) -> dict[Hex, tuple[float, float]]:
+        return {}
 
     @cached_property
     def size(self) -> tuple[float, float]:

@@ -190,11 +190,18 @@ def _place_label(cx: float, cy: float, name: str, taken: list[Box]) -> tuple[flo
     tries += [(dx, dy) for dy in (0.86, 1.16, 0.56, 1.46, -0.2, -0.95) for dx in (-0.9, 0.9, -1.3, 1.3)]
     tries += [(dx, dy) for dy in (1.76, -1.3, 2.06) for dx in (0, -0.9, 0.9, -1.8, 1.8)]
     short = re.sub(r"\s*\(.*?\)", "", name)
-    for text in dict.fromkeys([name, short, short.replace(" airfield", " af."), short.replace(" airfield", "")]):
+    texts = list(dict.fromkeys([name, short, short.replace(" airfield", " af."), short.replace(" airfield", "")]))
+    # Only what lies near the mark can be covered: every box any try could take, bounded once, filters the rest
+    # (a Leyte map has thousands of hex numbers; the same spot is chosen, in a fraction of the time).
+    reach = _text_box(cx, cy, max(texts, key=len), 9)
+    dxs, dys = [dx for dx, _ in tries], [dy for _, dy in tries]
+    bound = (reach[0] + min(dxs) * RADIUS, reach[1] + min(dys) * RADIUS, reach[2] + max(dxs) * RADIUS, reach[3] + max(dys) * RADIUS)
+    near = [other for other in taken if _overlaps(bound, other)]
+    for text in texts:
         for dx, dy in tries:
             x, y = cx + dx * RADIUS, cy + dy * RADIUS
             box = _text_box(x, y, text, 9)
-            if not any(_overlaps(box, other) for other in taken):
+            if not any(_overlaps(box, other) for other in near):
                 taken.append(box)
                 return x, y, text
     return None
