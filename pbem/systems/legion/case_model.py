@@ -29,7 +29,7 @@ class CaseCounter(Counter):
 
     hex: HexId | Literal["eliminated", "removed"]
     hits: int = Field(default=0, ge=0)
-    ci: bool = False
+    ci_side: bool = Field(default=False, description="The U.S. unit shows its Combat Ineffective side (9E).")
     disrupted: int = Field(default=0, ge=0, le=2, description="1 Disrupted, 2 Badly Disrupted (14).")
     fired: bool = False
     reserve: bool = False

@@ -66,7 +66,7 @@ def _state(case: LegionCase) -> LegionState:
         units=units,
         locations={u.id: u.hex for u in case.units},
         hits={u.id: u.hits for u in case.units if u.hits},
-        ci=frozenset(u.id for u in case.units if u.ci),
+        ci=frozenset(u.id for u in case.units if u.ci_side),
         disrupted={u.id: u.disrupted for u in case.units if u.disrupted},
         fired=frozenset(u.id for u in case.units if u.fired),
         defended={u.id: u.defended for u in case.units if u.defended is not None},
