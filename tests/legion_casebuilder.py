@@ -154,6 +154,14 @@ case("LW-OVR-003", "No more units overrun a hex than its stacking limit holds", 
      [unit("us-a", "US", "0303", 6), unit("us-b", "US", "0303", 6), unit("us-c", "US", "0303", 6), unit("us-d", "US", "0303", 6), unit("jp-a", "JP", "0403", 1, 1)],
      {"moves": [{"units": ["us-a", "us-b", "us-c", "us-d"], "path": ["0403"], "overruns": ["0403"]}]}, expect={"valid": False, "error_rules": ["8"]}, uses=("stacking",))
 
+case("LW-OVR-004", "A hex of Dummies alone counts 1 for the Overrun odds; revealed, they are eliminated", ["6B.2a", "19B.6", "19B.4"],
+     [unit("us-co", "US", "0303", 4, 4, 6, size="company"), unit("jp-d1", "JP", "0403", 0, 0, 3, type="dummy", size="platoon"),
+      unit("jp-d2", "JP", "0403", 0, 0, 3, type="dummy", size="platoon")],
+     {"moves": [{"units": ["us-co"], "path": ["0403", "0404"], "overruns": ["0403"]}]}, hidden={"exposed": []},
+     expect={"valid": True, "dice_used": 0, "combats": [{"type": "overrun", "odds": "4:1", "result": "failed"}, {"type": "overrun-assault", "status": "vacated"}],
+             "units": {"us-co": {"hex": "0303"}, "jp-d1": {"eliminated": True}, "jp-d2": {"eliminated": True}}},
+     notes="4 against 1 is 4:1, short of 8:1: the Overrun fails (6B.2c); the Assault reveals the Dummies, which go (19B.6), and the hex is empty.")
+
 # -- 9: Fire Combat ------------------------------------------------------------------------------------------------
 FIRE = ("fire",)
 case("LW-FIR-001", "Fire Combat: both sides roll at once on the Fire Combat Results Table", ["9A.1", "9D.2"],
@@ -259,6 +267,11 @@ case("LW-ARM-001", "Anti-tank units cancel the Armor Bonus; the armor and the an
              "units": {"us-tk": {"hex": "0303", "hits": 1}, "us-i": {"hex": "0304", "hits": 3}, "jp-at": {"hex": "0403", "hits": 1}, "jp-i": {"hex": "0403", "hits": 3}}})
 case("LW-SAME-001", "Units sharing a hex with the enemy must assault it", ["9I"],
      [unit("us-a", "US", "0303"), unit("jp-a", "JP", "0303")], {}, phase="combat", expect={"valid": False, "error_rules": ["9I"]})
+case("LW-SAME-002", "Units in same-hex combat exert no ZOC into adjacent hexes", ["9I", "5A"],
+     [unit("us-a", "US", "0403"), unit("jp-a", "JP", "0403"), unit("us-b", "US", "0303", m=2)],
+     {"moves": [{"units": ["us-b"], "path": ["0302", "0301"]}], "attacks": [{"type": "assault", "target": "0403", "attackers": ["us-a"]}]},
+     dice=[3], uses=("zoc", "assault"), expect={"valid": True, "units": {"us-b": {"hex": "0301"}}},
+     notes="Leaving 0303 costs nothing extra: jp-a shares its hex with us-a (9I), so 1 + 1 = 2 MPs.")
 RBC = ("retreat-before-combat", "assault")
 case("LW-RBC-001", "Retreat Before Combat succeeds: the hex is vacated, still attacked, and the attacker advances", ["9J"],
      [unit("us-a", "US", "0303", 4, 4), unit("jp-r", "JP", "0403", 1, 1, 5, type="recon", size="platoon", rbc=True)],

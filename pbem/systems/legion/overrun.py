@@ -32,19 +32,16 @@ def overrun_resolver(phase: CombatPhase, move: LegionMove):
         defenders = table.in_hex(target, enemy_of(table.phasing))
         for d in defenders:
             table.no_zoc.add(d)
-        phase.events.extend(reveal(table, defenders, "19B.4"))
-        defenders = table.in_hex(target, enemy_of(table.phasing))
         record: dict = {"index": index, "type": "overrun", "target": target, "units": list(units), "from": start}
         real = [d for d in defenders if not table.units[d].is_dummy]
         spec = Assault(index=0, target=target, attackers=list(units))
         attack = ground_attack(phase, spec, units, False)
-        if not defenders:
+        if real and not any(table.defense_strength(d) > 0 for d in real):
             success, defense, step, shifts = True, Fraction(0), None, 0
-        elif not any(table.defense_strength(d) > 0 for d in real):
-            success, defense, step, shifts = True, sum((table.defense_strength(d) for d in real), Fraction(0)), None, 0
-            record["rule"] = "9G" if real else "19B.6"
+            record["rule"] = "9G"
         else:
-            defense = sum((table.defense_strength(d) for d in real), Fraction(0))
+            # 19B.6: a hex of Dummies alone counts 1 for the odds; beside real units a Dummy counts nothing
+            defense = sum((table.defense_strength(d) for d in real), Fraction(0)) if real else Fraction(1)
             shifts = best_hex_terrain(table.board, target).assault_drm + side_drm(table.board, target, {start})
             shifts += armor(phase, units, real, target)["drm"]
             step = odds.step(attack, defense)
@@ -57,6 +54,7 @@ def overrun_resolver(phase: CombatPhase, move: LegionMove):
         phase.events.append({"type": "overrun", **{k: v for k, v in record.items() if k != "type"}, "rule": "6B.2"})
         for d in defenders:
             table.no_zoc.discard(d)
+        phase.events.extend(reveal(table, defenders, "19B.4"))
         if success:
             for d in table.in_hex(target, enemy_of(table.phasing)):
                 phase.events.append({"type": "eliminated", "unit": d, "hex": target, "cause": f"overrun {index} (6B.2b)", "permanently": True})

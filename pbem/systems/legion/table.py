@@ -114,7 +114,7 @@ class Table:
     # -- zones of control (5A) and ownership (5B) -------------------------------------------------
     def exerts_zoc(self, u: str, h: str) -> bool:
         """Does ``u`` exert a ZOC into ``h`` (5A)? Its own hex always; an adjacent one unless it is a platoon,
-        Disrupted, has lost its ZOC, or may not enter that hex or cross that hex-side."""
+        Disrupted, has lost its ZOC, shares its hex with the enemy (9I), or may not enter that hex or cross that hex-side."""
         at = self.where(u)
         if at in NOT_ON_MAP:
             return False
@@ -122,6 +122,8 @@ class Table:
             return u not in self.no_zoc
         if not hexes.adjacent(at, h) or u in self.no_zoc:
             return False
+        if any(self.units[o].side != self.units[u].side for o in self.in_hex(at)):
+            return False  # 9I: units in same-hex combat exert no ZOC into adjacent hexes
         unit = self.units[u]
         if unit.size == "platoon" or self.disruption(u) >= 1:
             return False
