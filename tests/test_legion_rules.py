@@ -144,3 +144,24 @@ def test_an_invalid_order_changes_nothing(side):
     start = state({us: "0303", jp: "0403"}, phasing=side)
     result = adjudicate(board(), start, LegionOrders.model_validate({"moves": [{"units": ["nobody"], "path": ["0302"]}]}), FixedDice([6]))
     assert not result.valid and result.state == start and result.dice_used == 0 and not result.events
+
+
+def test_move_and_attack_problems_are_reported_together():
+    us, ci, jp = unit("us-a", "US", move=1), unit("us-c", "US", attack=8, defense=9, ci=4, reverse=Reverse(attack=4, defense=5, move=4)), unit("jp-a", "JP")
+    orders = LegionOrders.model_validate({
+        "moves": [{"units": ["us-a"], "path": ["0302", "0301"]}],
+        "attacks": [{"type": "assault", "target": "0403", "attackers": ["us-c"]}],
+    })
+    found = check_orders(board(), state({us: "0202", ci: "0303", jp: "0403"}, ci=frozenset({"us-c"})), orders)
+    assert sorted(p.rule for p in found) == ["6A.2", "9E"]
+
+
+def test_19b1_the_japanese_view_examines_adjacent_us_units_and_only_the_top_of_other_stacks():
+    near, strong, weak, jp = unit("us-n", "US"), unit("us-s", "US", defense=7), unit("us-w", "US", defense=2), unit("jp-a", "JP")
+    from pbem.systems.legion.views import view
+
+    seen = view(state({near: "0303", strong: "0106", weak: "0106", jp: "0403"}, exposed=frozenset()), "JP")
+    shown = {u["id"] for u in seen["units"] if u["side"] == "US"}
+    assert shown == {"us-n", "us-s"}
+    assert seen["markers"] == [{"id": "0106", "side": "US", "kind": "hidden", "hex": "0106"}]
+    assert {u["id"] for u in view(state({near: "0303", strong: "0106", weak: "0106", jp: "0403"}), "JP")["units"]} == {"us-n", "us-s", "us-w", "jp-a"}

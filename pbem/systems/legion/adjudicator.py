@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.engine import hexes
 from pbem.engine.dice import DiceSource
-from pbem.engine.events import Event
+from pbem.engine.events import Event, visited
 from pbem.engine.problems import Problem
 from pbem.model.common import enemy_of
 from pbem.systems.legion.assault import Assault, resolve_assault
@@ -91,8 +92,6 @@ class _Run:
         if self.phase == "movement":
             self._initial()
             self._moves(list(orders.moves), "movement")
-        if self.problems:
-            return
         if self.phase in ("movement", "combat"):
             self._combat()
         else:
@@ -138,14 +137,13 @@ class _Run:
                     continue
                 self.events.append({"type": "move_cancelled", "index": i, "units": list(move.units), "reason": problems[0].message, "rule": "6B.2c"})
                 continue
-            start = table.where(move.units[0])
             got = carry_out(table, move, steps, record, None if self.checking else overrun_resolver(combat, move))
             self.events += combat.events
             combat.events = []
             self.events += got
-            for u in move.units:
-                if table.on_map(u):
-                    self.events += after_move(table, u, [start, *next((e["path"] for e in got if e.get("unit") == u), [])])
+            for event in got:
+                if table.on_map(event["unit"]):
+                    self.events += after_move(table, event["unit"], visited(event))
         self.combats += combat.combats
         self.dice_used += combat.dice_used
         if self.checking:
@@ -182,13 +180,10 @@ class _Run:
         table.update_ownership()
 
     def _cancelled(self, phase: CombatPhase, attack) -> str | None:
+        """I9 as the SPI system reads it: an attack whose moment never comes (its defenders gone, an attacker lost or moved away) is cancelled, no die rolled."""
         table = self.table
-        if not table.in_hex(attack.target, enemy_of(table.phasing)) and attack.type == "fire":
-            return f"no enemy unit is left in {attack.target}"
         if not table.in_hex(attack.target, enemy_of(table.phasing)):
             return f"no enemy unit is left in {attack.target}"
-        from pbem.engine import hexes
-
         gone = [u for u in attack.attackers if not table.on_map(u) or (table.where(u) != attack.target and not hexes.adjacent(table.where(u), attack.target))]
         if gone:
             return f"attacker {gone[0]} is no longer on the map next to {attack.target}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import ceil
 
 from pbem.engine import hexes
 from pbem.engine.events import Event

@@ -48,12 +48,6 @@ class LoadedLegion:
     document: dict
 
 
-def read_chart(path: Path, name: str):
-    model = CHART_MODELS[name]
-    chart = load(model, read_json(path), str(path))
-    return chart
-
-
 def charts_from(named: dict[str, Any], base: Path, source: str, overrides: dict[str, Any] | None = None) -> tuple[Charts, dict]:
     """Every chart a scenario names (a file beside it, or the chart itself); ``overrides`` are a case's own tables.
 

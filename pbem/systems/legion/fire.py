@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbem.engine import hexes
 from pbem.model.common import enemy_of
 from pbem.systems.legion.assault import num
 from pbem.systems.legion.charts import column_index
