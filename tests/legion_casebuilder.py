@@ -42,7 +42,8 @@ def case(id, title, rules, units, orders=None, *, expect, phase="movement", phas
     doc = {
         "case": id, "title": title, "rules": rules, "ruleset": {"system": "legion-2010"},
         "map": {"cols": 8, "rows": 6, "terrain": terrain or {}, **extra.pop("map", {})},
-        "units": units, "position": {"turn": extra.pop("turn", 2), "phasing": phasing, "phase": phase, "first_player": extra.pop("first_player", "US")},
+        "units": units, "position": {"turn": extra.pop("turn", 2), "phasing": phasing, "phase": phase, "first_player": extra.pop("first_player", "US"),
+                                     **({"pm_turns": extra.pop("pm_turns")} if "pm_turns" in extra else {})},
         "orders": orders or {}, "dice": list(dice), "expect": expect,
     }
     if uses:
@@ -338,6 +339,24 @@ case("LW-BNZ-001", "Banzai: the Banzai Attack Table's losses first, then infantr
 case("LW-BNZ-002", "Only the Japanese make Banzai attacks", ["19A"],
      [unit("us-a", "US", "0303", 4, 6), unit("jp-a", "JP", "0403", 4, 5)],
      {"attacks": [{"type": "assault", "target": "0403", "attackers": ["us-a"], "banzai": True}]}, phase="combat", expect={"valid": False, "error_rules": ["19A"]})
+
+# -- 6C.2: Night Exploitation ------------------------------------------------------------------------------------------------
+case("LW-NGT-001", "Night Exploitation: Assault Combat at -1, artillery Support halved", ["6C.2", "11A.1"],
+     [unit("jp-a", "JP", "0403", 4, 5), art("jp-art", "JP", "0603", bs=4, rng=6), unit("us-a", "US", "0303", 4, 4)],
+     {"attacks": [{"type": "assault", "target": "0303", "attackers": ["jp-a"], "support": ["jp-art"]}]}, phase="night", phasing="JP",
+     dice=[5], uses=ASL, expect={"valid": True, "combats": [{"attack": 6, "odds": "1:1", "drm": -1, "modified": 4, "result": "-/Dr"}]},
+     notes="4 + 4 / 2 = 6 against 4: 1:1; a 5 at -1 reads -/Dr.")
+case("LW-NGT-002", "At night only Assault Combat", ["6C.2"],
+     [unit("jp-a", "JP", "0403", 4, 5), unit("us-a", "US", "0303", 4, 4)],
+     {"attacks": [{"type": "fire", "target": "0303", "attackers": ["jp-a"]}]}, phase="night", phasing="JP",
+     expect={"valid": False, "error_rules": ["6C.2"]})
+case("LW-NGT-003", "On a PM Game-Turn the Japanese Exploitation Phase leads to the Night Exploitation Phase", ["6C.2", "4"],
+     [unit("jp-a", "JP", "0403"), unit("us-a", "US", "0106")], {}, phase="exploitation", phasing="JP", pm_turns=[2],
+     expect={"valid": True, "position": {"turn": 2, "phasing": "JP", "phase": "night"}})
+case("LW-NGT-004", "Moving at night exposes nothing", ["6C.2", "19B.3"],
+     [unit("jp-a", "JP", "0403"), unit("us-a", "US", "0106")], {"exploitation": [{"units": ["jp-a"], "path": ["0404"]}]},
+     phase="night", phasing="JP", terrain={"0403": ["jungle"]}, hidden={"exposed": []},
+     expect={"valid": True, "exposed": [], "units": {"jp-a": {"hex": "0404"}}})
 
 # -- 19B: limited intelligence ------------------------------------------------------------------------------------------------
 case("LW-HID-001", "Assault Combat exposes the defenders; a Dummy hit by fire is revealed and eliminated", ["19B.4", "19B.6"],

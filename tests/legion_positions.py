@@ -70,7 +70,8 @@ def position(rng: random.Random) -> tuple[LegionBoard, LegionState]:
             c = counter(rng, f"{side.lower()}-{i}", side)
             units.append(c)
             table_units[c.id] = c
-    state = LegionState(position=LegionPosition(turn=1, phasing=rng.choice(("US", "JP")), phase=rng.choice(("movement", "movement", "combat", "exploitation"))),
+    phase = rng.choice(("movement", "movement", "combat", "exploitation", "night"))
+    state = LegionState(position=LegionPosition(turn=1, phasing="JP" if phase == "night" else rng.choice(("US", "JP")), phase=phase),
                         units=tuple(units), locations={}, exposed=frozenset() if rng.random() < 0.5 else None)
     table = Table(b, state)
     for c in units:
@@ -127,7 +128,7 @@ def orders(rng: random.Random, b: LegionBoard, state: LegionState) -> LegionOrde
             used.update(chosen)
             support = [a for a in mine if a not in used and table.units[a].bs and rng.random() < 0.5][:1]
             used.update(support)
-            kind = rng.choice(("fire", "assault", "assault"))
+            kind = "assault" if phase == "night" else rng.choice(("fire", "assault", "assault"))
             attacks.append(LegionAttack(type=kind, target=t, attackers=chosen, support=support if kind == "assault" else [],
                                         banzai=side == "JP" and kind == "assault" and rng.random() < 0.3,
                                         advance=chosen[:1] if kind == "assault" else []))
@@ -135,4 +136,6 @@ def orders(rng: random.Random, b: LegionBoard, state: LegionState) -> LegionOrde
         return LegionOrders(moves=moves, attacks=attacks)
     if phase == "combat":
         return LegionOrders(attacks=attacks)
+    if phase == "night":
+        return LegionOrders(exploitation=moves, attacks=attacks)
     return LegionOrders(exploitation=moves)

@@ -10,8 +10,11 @@ the Initial Phase (Disruption off the enemy, 14; Fired markers off, 11;
 Reserve markers, 6B.3; 19B.5), the Movement Phase and the Combat Phase;
 ``combat`` the Combat Phase alone; both leave the position at
 ``exploitation``, whose orders (written once the combat results are known)
-end the player-turn and, after the second player's, the Game-Turn.  The
-Bombardment Phase (11B) and Night Exploitation (6C.2) are not yet played.
+end the player-turn and, after the second player's, the Game-Turn.  On a PM
+Game-Turn the Japanese Exploitation Phase leads to ``night``, the Night
+Exploitation Phase (6C.2): exploitation moves, then Assault Combat only at
+-1 with artillery Support halved; empty orders decline it.  The Bombardment
+Phase (11B) is not yet played.
 """
 
 from __future__ import annotations
@@ -92,7 +95,9 @@ class _Run:
         if self.phase == "movement":
             self._initial()
             self._moves(list(orders.moves), "movement")
-        if self.phase in ("movement", "combat"):
+        if self.phase in ("movement", "combat", "night"):
+            if self.phase == "night":
+                self._moves(list(orders.exploitation), "exploitation")
             self._combat()
         else:
             self._moves(list(orders.exploitation), "exploitation")
@@ -100,12 +105,18 @@ class _Run:
     def _misplaced(self) -> None:
         """4: each block of orders belongs to a phase; a position awaits the orders of its phase and those after it."""
         o = self.orders
-        if self.phase != "exploitation" and o.exploitation:
+        if self.phase not in ("exploitation", "night") and o.exploitation:
             self.problems.append(Problem("4", None, "exploitation moves are ordered once the Combat Phase is over (the position's phase is 'exploitation')"))
         if self.phase == "exploitation" and (o.moves or o.attacks or o.reserves):
             self.problems.append(Problem("4", None, "the Exploitation Phase takes only 'exploitation' moves"))
         if self.phase == "combat" and (o.moves or o.reserves):
             self.problems.append(Problem("4", None, "the Combat Phase takes only 'attacks'"))
+        if self.phase == "night":
+            if o.moves or o.reserves:
+                self.problems.append(Problem("6C.2", None, "the Night Exploitation Phase takes 'exploitation' moves and 'attacks'"))
+            for i, attack in enumerate(o.attacks, 1):
+                if attack.type != "assault":
+                    self.problems.append(Problem("6C.2", None, f"attack {i}: at night only Assault Combat"))
 
     def _initial(self) -> None:
         """4.1.A, 14, 11, 6B.3, 19B.5: the phasing player's Initial Phase."""
@@ -142,7 +153,7 @@ class _Run:
             combat.events = []
             self.events += got
             for event in got:
-                if table.on_map(event["unit"]):
+                if table.on_map(event["unit"]) and self.phase != "night":  # 19B.3: not Exposed moving at night
                     self.events += after_move(table, event["unit"], visited(event))
         self.combats += combat.combats
         self.dice_used += combat.dice_used
@@ -157,7 +168,7 @@ class _Run:
         if self.checking:
             self.problems += check_attacks(table, attacks)
             return
-        phase = CombatPhase(table, self.dice, self.defense)
+        phase = CombatPhase(table, self.dice, self.defense, night=self.phase == "night")
         for h in sorted({table.where(u) for u in table.side_units(table.phasing)}):
             if table.in_hex(h, enemy_of(table.phasing)):
                 phase.events.append({"type": "same_hex", "hex": h, "rule": "9I"})
@@ -195,6 +206,8 @@ class _Run:
         position = state.position
         if self.phase in ("movement", "combat"):
             return state.model_copy(update={"position": position.model_copy(update={"phase": "exploitation"})})
+        if self.phase == "exploitation" and position.phasing == "JP" and position.turn in position.pm_turns:
+            return state.model_copy(update={"position": position.model_copy(update={"phase": "night"})})
         second = position.phasing != position.first_player
         return state.model_copy(update={"position": position.model_copy(update={
             "phasing": enemy_of(position.phasing), "phase": "movement", "turn": position.turn + (1 if second else 0),

@@ -105,6 +105,8 @@ def resolve_assault(phase: CombatPhase, spec: Assault) -> None:
         phase.supported.add(u)
         table.fired.add(u)
     support_strength = sum((bs_at(table, u, spec.target, hexes.distance(table.where(u), spec.target), terrain=True) for u in support), Fraction(0))
+    if phase.night:
+        support_strength /= 2  # 6C.2
     defenders = table.in_hex(spec.target, defender_side)
     rbc_events, rbc_failed = attempt(phase, spec.target, defenders, True, spec.index)
     events += rbc_events
@@ -155,6 +157,8 @@ def resolve_assault(phase: CombatPhase, spec: Assault) -> None:
         drm_parts["failed Retreat Before Combat (9J)"] = 1
     if spec.extra_drm:
         drm_parts[spec.why_extra] = spec.extra_drm
+    if phase.night:
+        drm_parts["night (6C.2)"] = -1
     ratio = odds.step(attack, defense) if defense > 0 else odds.AUTO_DE
     if ratio > odds.TOP and ratio < odds.AUTO_DE:
         drm_parts["odds beyond 7:1 (9A.2)"] = ratio - odds.TOP

@@ -26,6 +26,8 @@ class CombatPhase:
     retreated: set[str] = field(default_factory=set)
     supported: set[str] = field(default_factory=set)
     dice_used: int = 0
+    night: bool = False
+    """6C.2: a Night Exploitation Phase — Assault Combat at -1, artillery Support halved."""
 
     def roll(self, purpose: str) -> int:
         self.dice_used += 1

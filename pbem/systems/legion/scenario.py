@@ -73,6 +73,7 @@ class LegionScenario(BaseModel):
     first_player: Side
     first_turn: int = Field(default=1, ge=1)
     last_turn: int = Field(ge=1)
+    pm_turns: list[int] = Field(default_factory=list, description="The PM Game-Turns (6C.2: the Japanese may declare a Night Exploitation Phase).")
     limited_intelligence: bool = Field(default=True, description="19B: the Japanese units are Hidden until Exposed.")
     owner: dict[HexId, Side] = Field(default_factory=dict, description="Hexes owned at the start beyond those the units' ZOCs give (5B).")
     victory: VictoryTable

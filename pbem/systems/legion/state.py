@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from pbem.model.common import Side
 from pbem.systems.legion.counters import Counter
 
-LegionPhase = Literal["movement", "combat", "exploitation"]
-"""Where a player-turn's orders start (4): ``movement`` plays the Initial, Movement, Combat and Exploitation Phases."""
+LegionPhase = Literal["movement", "combat", "exploitation", "night"]
+"""Where a player-turn's orders start (4): ``movement`` plays the Initial, Movement and Combat Phases; ``night`` is the
+Japanese Night Exploitation Phase of a PM Game-Turn (4.1.F, 6C.2)."""
 ELIMINATED = "eliminated"
 """In the Replacement Pool (9D.3)."""
 REMOVED = "removed"
@@ -33,6 +34,7 @@ class LegionPosition(BaseModel):
     phasing: Side
     phase: LegionPhase = "movement"
     first_player: Side = "US"
+    pm_turns: tuple[int, ...] = Field(default=(), description="The PM Game-Turns, when the Japanese may declare a Night Exploitation Phase (6C.2).")
 
 
 class LegionState(BaseModel):

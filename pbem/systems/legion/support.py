@@ -71,6 +71,8 @@ def defensive(phase: CombatPhase, target: str, attacker_hexes: set[str], defende
         total += bs_at(table, u, target, near, terrain=False)
         sps += table.sp(u)
         used.append(u)
+    if phase.night:
+        total /= 2  # 6C.2: artillery Support halved at night
     for u in used:
         phase.supported.add(u)
         table.fired.add(u)
