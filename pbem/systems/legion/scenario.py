@@ -17,8 +17,6 @@ from pbem.systems.legion.board_model import LegionMap
 from pbem.systems.legion.charts import CHART_MODELS, Source
 from pbem.systems.legion.counters import Counter
 
-SYSTEM = "legion-2010"
-"""The rules system's name: Legion Wargames' Island War Series Standard Rules, v1.0 (2010)."""
 _FROZEN = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
