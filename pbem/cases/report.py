@@ -42,24 +42,6 @@ def _case_id(path: Path) -> str:
     return str(path)
 
 
-def _legion_case(path: Path):
-    """The hook for the Legion rules system (issue 39): a case whose ``ruleset.system`` is ``legion-2010`` is loaded
-    and run by :mod:`pbem.systems.legion.cases`; any other case is the SPI system's, as before."""
-    document = read_json(path)
-    ruleset = document.get("ruleset") if isinstance(document, dict) else None
-    if not (isinstance(ruleset, dict) and ruleset.get("system") == "legion-2010"):
-        return None
-    from pbem.systems.legion.cases import load_case as load_legion
-
-    return load_legion(path, document)
-
-
-def _run_legion(loaded) -> dict:
-    from pbem.systems.legion.cases import run_case as run_legion
-
-    return run_legion(loaded, explain=True)
-
-
 def run_paths(
     paths: list[Path],
     *,
@@ -78,8 +60,7 @@ def run_paths(
     malformed = failed = passed = 0
     for path in files:
         try:
-            legion = _legion_case(path)
-            loaded = legion or load_case(path)
+            loaded = load_case(path)
         except BadInput as exc:
             malformed += 1
             err(f"pbem: {exc.render()}")
@@ -87,7 +68,7 @@ def run_paths(
             lines.append(f"ERROR {_case_id(path)}  malformed case file: {exc.render()}")
             continue
         try:
-            outcome = _run_legion(loaded) if legion else run_case(loaded, explain=True)
+            outcome = run_case(loaded, explain=True)
         except Exception as exc:  # noqa: BLE001 - one faulty case must not stop the run
             outcome = {"case": loaded.case.case, "valid": None, "error": f"internal error ({type(exc).__name__}: {exc})", "passed": False}
         lines.append(_line(outcome, outcome.get("differences", [])))
