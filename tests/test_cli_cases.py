@@ -18,7 +18,7 @@ def pbem(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 def test_case_run_prints_a_line_per_case_and_a_total():
     result = pbem("case", "run", str(EXAMPLES))
     lines = result.stdout.strip().splitlines()
-    count = len(list(EXAMPLES.glob("*.json")))
+    count = len(list(EXAMPLES.rglob("*.json")))  # the command searches folders recursively (examples/cases/legion/ too)
     assert result.returncode == 0
     assert lines[-1] == f"{count} passed, 0 failed"
     assert all(line.startswith("PASS") for line in lines[:-1])

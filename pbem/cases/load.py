@@ -37,8 +37,18 @@ def case_validator():
 
 
 def load_case(path: Path) -> LoadedCase:
-    """Read, validate and build one case; raise BadInput naming the file and field."""
-    case = load_model(Case, read_json(path), str(path), "docs/cases.md", case_validator())
+    """Read, validate and build one case; raise BadInput naming the file and field.
+
+    A case whose ``ruleset.system`` is ``legion-2010`` is the Legion rules system's (issue 39): that room loads it
+    (:mod:`pbem.systems.legion.cases`) and :func:`pbem.cases.run.run_case` hands it back there.
+    """
+    document = read_json(path)
+    ruleset = document.get("ruleset") if isinstance(document, dict) else None
+    if isinstance(ruleset, dict) and ruleset.get("system") == "legion-2010":
+        from pbem.systems.legion.cases import load_case as load_legion
+
+        return load_legion(path, document)
+    case = load_model(Case, document, str(path), "docs/cases.md", case_validator())
     scenario = scenario_of(case)
     try:
         board = board_for(case.map, case.units, str(path), scenario=scenario)
