@@ -18,6 +18,7 @@ setup(
         "pbem.web": ["*.js", "*.css"],
         "pbem.shipped.scenarios": ["*.json", "*/*.json"],
         "pbem.shipped.schemas": ["*.json"],
+        "pbem.systems.legion": ["data/*.json", "data/charts/*.json"],
     },
     include_package_data=False,
 )
