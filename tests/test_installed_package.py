@@ -63,6 +63,11 @@ def test_an_installed_pbem_lists_its_scenarios_and_plays_the_demo(installed):
     assert "verified:" in demo and "Result:" in demo
     shown = _run(pbem, "scenario", "show", "leyte-assault", cwd=play, env=env).stdout
     assert "us-7-cav" in shown
+    # the second rules system's data ships too: its test island and every chart (issue 39)
+    probe = ("import importlib.resources as r; d = r.files('pbem.systems.legion') / 'data'; "
+             "print(sorted(p.name for p in (d / 'charts').iterdir()), (d / 'legion-test-island.json').is_file())")
+    charts = _run(Path(pbem).parent / "python", "-c", probe, cwd=play, env=env).stdout
+    assert "'assault.json'" in charts and charts.strip().endswith("True"), charts
 
 
 def test_an_installed_pbem_plays_a_game_from_new_to_verify(installed):
