@@ -98,5 +98,13 @@ class RulesSystem(Protocol):
     def victory(self, loaded: Any, state: Any, *, final: bool) -> dict:
         """The victory report on ``state`` as plain JSON (``final``: the game is over, the level is decided)."""
 
+    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+        """Where a signed public record of a player-turn (``public``, its turn file's ``rolls``) is not what the
+        system's tables give, from public data alone: what ``pbem verify`` checks of every turn file without a key."""
+
+    def bot_orders(self, view: dict, loaded: Any, policy: str, seed: int | None, think: float | None = None) -> dict:
+        """Orders for the side whose sealed ``view`` this is, by the system's bot with ``policy`` (an NMR, ``pbem bot``,
+        ``pbem demo``): valid by the system's own check, and the same for the same view, policy and seed."""
+
     def with_suggestions(self, problems: list[Problem], state: Any) -> list[Problem]:
         """``problems`` with what the player might do instead, where the system knows (what ``pbem validate`` prints)."""

@@ -96,6 +96,17 @@ class SpiSystem:
 
         return victory_report(loaded.board, loaded.scenario, state, final=final).as_dict()
 
+    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+        from pbem.systems.spi.records import combat_table_problems
+
+        return combat_table_problems(public, rolls)
+
+    def bot_orders(self, view: dict, loaded, policy: str, seed: int | None, think: float | None = None) -> dict:
+        """The SPI bot's (``pbem/bot/``: its tactics read this system's rules)."""
+        from pbem.bot.play import bot_orders
+
+        return bot_orders(view, loaded, policy, seed, think)
+
     def with_suggestions(self, problems: list[Problem], state) -> list[Problem]:
         from pbem.engine.suggest import with_suggestions
 

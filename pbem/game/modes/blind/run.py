@@ -388,7 +388,7 @@ class American:
         if values != [r["value"] for r in pub.rolls]:
             self._found(pub.seq, "recorded rolls that the committed seed and the salt do not give")
         # the combats the view and the public record show, against those rolls and the table (7.61), as verify does
-        for problem in (combat_roll_problems(pub.public, pub.rolls) + combat_table_problems(pub.public, pub.rolls)
+        for problem in (combat_roll_problems(pub.public, pub.rolls) + combat_table_problems(pub.public, pub.rolls, self.record.ruleset)
                         + view_problems(pub.view, pub.public)):
             self._found(pub.seq, f"published a record the rolls do not give: {problem}")
 
