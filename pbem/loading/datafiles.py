@@ -28,8 +28,8 @@ class LoadedScenario:
     path: Path
     scenario: Scenario
     board: Board
-    system: str = "spi"
-    """The rules system it is played with (:mod:`pbem.systems`): the scenario's ``system``, else the SPI system."""
+    system: str | None = None
+    """The rules system it is played with, as the scenario names it (:mod:`pbem.systems`; None: the SPI system)."""
 
 
 def scenario_paths() -> dict[str, Path]:
@@ -107,7 +107,7 @@ def scenario_from(document, path: Path, *, verified: bool = False) -> LoadedScen
 
     scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json", verified=verified)
     board = board_for(scenario.map, scenario.units, str(path), scenario=scenario)
-    return LoadedScenario(path, scenario, board, scenario.system or "spi")
+    return LoadedScenario(path, scenario, board, scenario.system)
 
 
 def board_for(spec, units, source: str, *, scenario: Scenario | None = None) -> Board:

@@ -35,7 +35,7 @@ class SpiSystem:
         ruleset = loaded.scenario.ruleset.model_dump(mode="json")
         if edition:
             ruleset["edition"] = edition
-        if loaded.system != NAME:  # a system that borrows this one's scenario model pins its own name (pbem.systems)
+        if loaded.system not in (None, NAME):  # a system that borrows this one's scenario model pins its own name (pbem.systems)
             ruleset["system"] = loaded.system
         return ruleset
 
