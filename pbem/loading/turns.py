@@ -212,7 +212,7 @@ _BUILT: dict[tuple[str, str], LoadedScenario] = {}
 def scenario_of(turn: TurnFile) -> LoadedScenario:
     """The scenario of ``turn``'s game, from its genesis file, checked against the hash, built by the rules system
     its genesis pins (:mod:`pbem.systems`), which must be the one the scenario names."""
-    from pbem.systems import name_in, scenario_from_document
+    from pbem.systems import name_in, system_named
 
     genesis = genesis_of(turn)
     document = verified_scenario_document(turn)
@@ -221,10 +221,11 @@ def scenario_of(turn: TurnFile) -> LoadedScenario:
     if pinned != named:
         raise BadInput(f"its ruleset pins the rules system {pinned!r}, but the scenario its game began with is played with {named!r}",
                        file=turn.source, field="ruleset.system", hint="do not play this game: ask the referee for its files as signed")
+    system = system_named(named, source=genesis.source)  # asked before the cache: a system this pbem does not play is never played
     key = (turn.scenario_hash, genesis.source)
     built = _BUILT.get(key)
     if built is None:
-        built = scenario_from_document(document, Path(genesis.source), verified=True)
+        built = system.load_scenario(document, Path(genesis.source), verified=True)
         if len(_BUILT) >= 4:
             _BUILT.clear()
         _BUILT[key] = built

@@ -46,14 +46,14 @@ def known() -> list[str]:
     return sorted(set(SHIPPED) | set(_REGISTERED))
 
 
-def system_named(name: str | None, *, source: str | None = None) -> RulesSystem:
-    """The system called ``name`` (None: the SPI system); BadInput naming ``source`` when pbem knows none by that name."""
+def system_named(name: str | None, *, source: str | None = None, field: str = "system") -> RulesSystem:
+    """The system called ``name`` (None: the SPI system); BadInput naming ``source`` and ``field`` when pbem knows none by that name."""
     name = name or SPI
     if name in _REGISTERED:
         return _REGISTERED[name]
     if name in SHIPPED:
         return import_module(SHIPPED[name]).SYSTEM
-    raise BadInput(f"names the rules system {name!r}, which this pbem does not play", file=source, field="system",
+    raise BadInput(f"names the rules system {name!r}, which this pbem does not play", file=source, field=field,
                    hint=f"the systems it plays: {', '.join(known())}; a newer pbem may play it")
 
 

@@ -75,6 +75,10 @@ class RulesSystem(Protocol):
         """The rules a new game is played by, as its genesis signs them (edition, exclusive rules, and the system's
         name unless it is the SPI system)."""
 
+    def rules(self, ruleset: dict) -> Any:
+        """The game's rules as the system reads them from the ruleset its signed files carry (ValueError or TypeError
+        when they are malformed: the caller names the file)."""
+
     def opening(self, loaded: Any, *, hidden: bool) -> Any:
         """The opening position of the scenario (``hidden``: with the hidden-units option)."""
 

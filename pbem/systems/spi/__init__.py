@@ -39,6 +39,10 @@ class SpiSystem:
             ruleset["system"] = loaded.system
         return ruleset
 
+    def rules(self, ruleset: dict):
+        """The edition and exclusive rules (I1, :class:`pbem.model.ruleset.Ruleset`)."""
+        return _rules(ruleset)
+
     def opening(self, loaded, *, hidden: bool):
         from pbem.engine.sequence import opening
 
