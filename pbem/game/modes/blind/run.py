@@ -109,11 +109,11 @@ class Publication:
 
 
 def ruleset_of(loaded: LoadedScenario, edition: str | None) -> dict:
-    """The rules a game is played by: the scenario's, in the edition chosen at the start (dg-2009 unless named)."""
-    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
-    if edition:
-        ruleset["edition"] = edition
-    return ruleset
+    """The rules a game is played by: the scenario's, in the edition chosen at the start (dg-2009 unless named),
+    as its rules system pins them (:mod:`pbem.systems`)."""
+    from pbem.systems import system_of
+
+    return system_of(loaded).pinned_ruleset(loaded, edition)
 
 
 @dataclass
