@@ -15,9 +15,21 @@ direct modules and subpackages is kept free of circles too.
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 PBEM = Path(__file__).resolve().parent.parent / "pbem"
+
+
+def _parsed(path: Path) -> ast.AST:
+    """A source file's syntax tree: pbem's own parsed once per test process (every test here walks the same files),
+    a test's own files (which a test rewrites) each time."""
+    return _parsed_pbem(path) if path.is_relative_to(PBEM) else ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+@lru_cache(maxsize=None)
+def _parsed_pbem(path: Path) -> ast.AST:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -57,7 +69,7 @@ def import_graph(package: Path, root: Path = PBEM) -> dict[str, set[str]]:
         if owner not in graph:
             continue
         here = _module_name(path, root)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(_parsed(path)):
             for name in _imported(node, here, path.name == "__init__.py"):
                 if name.startswith(prefix + "."):
                     target = name[len(prefix) + 1:].split(".")[0]
@@ -109,12 +121,22 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def module_graph(root: Path = PBEM) -> dict[str, set[str]]:
-    """Every module of the package under ``root`` -> the modules of it that it imports, anywhere in its source."""
+    """Every module of the package under ``root`` -> the modules of it that it imports, anywhere in its source
+    (pbem's worked out once per test process: read it, never change it)."""
+    return _pbem_graph() if root == PBEM else _module_graph(root)
+
+
+@lru_cache(maxsize=None)
+def _pbem_graph() -> dict[str, set[str]]:
+    return _module_graph(PBEM)
+
+
+def _module_graph(root: Path) -> dict[str, set[str]]:
     modules = {_module_name(path, root): path for path in root.rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         is_package = path.name == "__init__.py"
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(_parsed(path)):
             imported = _imported(node, name, is_package)
             if isinstance(node, ast.ImportFrom) and imported:
                 members = imported[1:]
@@ -322,7 +344,7 @@ def test_nothing_outside_a_rules_system_names_one():
         rel = path.relative_to(PBEM).as_posix()
         if rel.startswith("systems/"):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_parsed(path)):
             if isinstance(node, ast.Constant) and node.value in SHIPPED:
                 named.append(f"pbem/{rel}:{node.lineno} {node.value!r}")
             if isinstance(node, (ast.Name, ast.Attribute)) and (getattr(node, "id", None) or getattr(node, "attr", None)) == "SPI":
