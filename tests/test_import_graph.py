@@ -15,9 +15,21 @@ direct modules and subpackages is kept free of circles too.
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 PBEM = Path(__file__).resolve().parent.parent / "pbem"
+
+
+def _parsed(path: Path) -> ast.AST:
+    """A source file's syntax tree: pbem's own parsed once per test process (every test here walks the same files),
+    a test's own files (which a test rewrites) each time."""
+    return _parsed_pbem(path) if path.is_relative_to(PBEM) else ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+@lru_cache(maxsize=None)
+def _parsed_pbem(path: Path) -> ast.AST:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -57,7 +69,7 @@ def import_graph(package: Path, root: Path = PBEM) -> dict[str, set[str]]:
         if owner not in graph:
             continue
         here = _module_name(path, root)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(_parsed(path)):
             for name in _imported(node, here, path.name == "__init__.py"):
                 if name.startswith(prefix + "."):
                     target = name[len(prefix) + 1:].split(".")[0]
@@ -109,12 +121,22 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def module_graph(root: Path = PBEM) -> dict[str, set[str]]:
-    """Every module of the package under ``root`` -> the modules of it that it imports, anywhere in its source."""
+    """Every module of the package under ``root`` -> the modules of it that it imports, anywhere in its source
+    (pbem's worked out once per test process: read it, never change it)."""
+    return _pbem_graph() if root == PBEM else _module_graph(root)
+
+
+@lru_cache(maxsize=None)
+def _pbem_graph() -> dict[str, set[str]]:
+    return _module_graph(PBEM)
+
+
+def _module_graph(root: Path) -> dict[str, set[str]]:
     modules = {_module_name(path, root): path for path in root.rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         is_package = path.name == "__init__.py"
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(_parsed(path)):
             imported = _imported(node, name, is_package)
             if isinstance(node, ast.ImportFrom) and imported:
                 members = imported[1:]
@@ -209,3 +231,122 @@ def test_the_graph_walk_finds_circles_made_by_function_level_and_relative_import
     assert cycles(import_graph(game, root)) == [["high", "low", "mid"]]
     (game / "low.py").write_text("def f():\n    return 1\n")
     assert cycles(import_graph(game, root)) == []
+
+
+# ---------------------------------------------------------------- the rules systems' seam (issue 39)
+
+#: A rules system's own rooms: the SPI system's rules (pbem/engine, older than the seam) and the systems (pbem/systems).
+SYSTEM_ROOMS = ("pbem.engine", "pbem.systems")
+
+#: The SPI system's data loading, which builds its board from a map file (it is the SPI system's scenario model
+#: read; pbem.systems.spi loads through it): allowed for good, not part of the shrinking list.
+SPI_DATA_LOADING = {
+    "pbem.loading.datafiles": "the scenario's board (pbem.engine.board.Board) built and checked as a scenario loads",
+    "pbem.loading.mapcheck": "pbem map check: a map file checked with the SPI board's hexes and terrain keys",
+}
+
+_BOT = "the SPI bot (pbem/bot/): its tactics read the SPI rules; the game layer reaches it through the seam (RulesSystem.bot_orders)"
+_HIDDEN = "hidden units (19B), reworked in parallel on the fog/hidden-unit branches: to move into the system they come from"
+_CASES = "the conformance-case harness plays the SPI case format (docs/cases.md); another system's cases need a harness of their own"
+_GRID = "hex geometry of pbem's maps (numbering, neighbours, cases.md Map): drawing, not a rule; shared by every map pbem draws today"
+
+#: The imports of the SPI system's rooms still made directly from outside them: module -> (what it imports, why).
+#: This list may only shrink: a new direct import fails the test, and so does an entry no longer needed.
+STILL_DIRECT: dict[str, tuple[set[str], str]] = {
+    "pbem.bot.bluff": ({"dummies", "hexes"}, _BOT),
+    "pbem.bot.contact": ({"hexes", "matching"}, _BOT),
+    "pbem.bot.determinize": ({"dummies", "placement"}, _BOT),
+    "pbem.bot.fields": ({"board", "hexes"}, _BOT),
+    "pbem.bot.greedy": ({"crt", "engagement", "hexes", "movement", "sequence", "terrain"}, _BOT),
+    "pbem.bot.idleness": ({"hexes"}, _BOT),
+    "pbem.bot.lines": ({"hexes", "victory"}, _BOT),
+    "pbem.bot.lookahead": ({"scoring"}, _BOT),
+    "pbem.bot.odds": ({"crt", "engagement", "hexes", "terrain"}, _BOT),
+    "pbem.bot.orders": ({"adjudicator", "hexes", "problems"}, _BOT),
+    "pbem.bot.reach": ({"hexes", "reach"}, _BOT),
+    "pbem.bot.scatter": ({"engagement", "hexes"}, _BOT),
+    "pbem.bot.selfplay": ({"dice", "hexes"}, _BOT),
+    "pbem.bot.setup": ({"board", "deployment", "dummies", "hexes"}, _BOT),
+    "pbem.bot.sight": ({"board", "hexes"}, _BOT),
+    "pbem.cases.load": ({"board"}, _CASES),
+    "pbem.cases.position": ({"board", "sequence"}, _CASES),
+    "pbem.cases.run": ({"adjudicator", "dice", "placement", "victory"}, _CASES),
+    "pbem.cases.v2": ({"board", "exposure", "scoring", "sequence"}, _CASES),
+    "pbem.cli.cases": ({"adjudicator", "suggest", "spi.standing"},
+                       "pbem orders check --position: a scenario's opening or an SPI case's position (the case harness's)"),
+    "pbem.game.fog": ({"board", "exposure", "hexes"}, _HIDDEN),
+    "pbem.game.modes.blind.exposure": ({"board", "exposure", "hexes", "placement"}, _HIDDEN),
+    "pbem.game.modes.blind.files": ({"deployment"}, _HIDDEN),
+    "pbem.game.modes.blind.run": ({"deployment", "hexes", "sequence"}, _HIDDEN),
+    "pbem.game.modes.blind.views": ({"deployment"}, _HIDDEN),
+    "pbem.game.player": ({"deployment"}, _HIDDEN + " (the Japanese set-up template, 19B.2)"),
+    "pbem.game.planning": ({"adjudicator", "deployment", "hexes", "limited", "placement", "problems", "reach", "spi.standing"},
+                           "the pbem play page's planner: the SPI reach, odds, set-up zone and defense choices it offers"),
+    "pbem.render.layout": ({"hexes"}, _GRID),
+    "pbem.render.svg": ({"hexes"}, _GRID),
+    "pbem.render.terminal": ({"hexes"}, _GRID),
+    "pbem.render.scene": ({"board", "events", "hexes", "terrain"}, _GRID + "; the SPI movement events and beach cost it draws"),
+    "pbem.render.odds": ({"adjudicator", "board", "crt", "dice", "engagement", "fpf", "matching", "phase_state"},
+                         "the odds of planned attacks (pbem show --odds, the play page): the SPI Integrated CRT and FPF"),
+}
+
+
+def _direct_system_imports(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Module outside the systems' rooms -> the modules of pbem/engine (``crt``) or of a system (``spi.standing``) it imports."""
+    found: dict[str, set[str]] = {}
+    for name, targets in graph.items():
+        if name.startswith(tuple(f"{room}." for room in SYSTEM_ROOMS)) or name in SYSTEM_ROOMS:
+            continue
+        inside = {t.removeprefix("pbem.engine.") for t in targets if t.startswith("pbem.engine.") or t == "pbem.engine"}
+        # the registry and the seam (pbem.systems, pbem.systems.base) are for everyone; a system's own modules are not
+        inside |= {t.removeprefix("pbem.systems.") for t in targets
+                   if t.startswith("pbem.systems.") and t != "pbem.systems.base"}
+        if inside:
+            found[name] = inside
+    return found
+
+
+def test_only_a_rules_system_imports_its_rules():
+    """Outside pbem/engine and pbem/systems nothing imports a rules system's modules: it asks the seam (issue 39).
+
+    What is left is listed in STILL_DIRECT with its reason, and the list only shrinks."""
+    found = _direct_system_imports(module_graph())
+    for name in SPI_DATA_LOADING:
+        found.pop(name, None)
+    new = {name: sorted(found[name] - STILL_DIRECT.get(name, (set(), ""))[0]) for name in found}
+    new = {name: targets for name, targets in new.items() if targets}
+    assert not new, f"direct imports of a rules system's room (ask pbem.systems instead): {new}"
+    stale = {name: sorted(listed - found.get(name, set())) for name, (listed, _) in STILL_DIRECT.items()}
+    stale = {name: targets for name, targets in stale.items() if targets}
+    assert not stale, f"no longer imported: take these out of STILL_DIRECT (it only shrinks): {stale}"
+    assert all(why for _, why in STILL_DIRECT.values())
+
+
+def test_the_seam_rule_sees_a_direct_import(tmp_path):
+    root = tmp_path / "pbem"
+    for folder in (root, root / "engine", root / "systems", root / "systems" / "spi", root / "game"):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "__init__.py").write_text("")
+    (root / "engine" / "crt.py").write_text("")
+    (root / "systems" / "base.py").write_text("")
+    (root / "systems" / "spi" / "rules.py").write_text("from pbem.engine import crt\n")
+    (root / "game" / "asks.py").write_text("from pbem.systems import base\nfrom pbem.systems.base import x\n")
+    (root / "game" / "peeks.py").write_text("def f():\n    from pbem.engine.crt import column\n    from pbem.systems.spi import rules\n")
+    assert _direct_system_imports(module_graph(root)) == {"pbem.game.peeks": {"crt", "spi.rules"}}
+
+
+def test_nothing_outside_a_rules_system_names_one():
+    """No module outside pbem/systems spells a system's name: none tests which system a game is played with."""
+    from pbem.systems import SHIPPED
+
+    named = []
+    for path in PBEM.rglob("*.py"):
+        rel = path.relative_to(PBEM).as_posix()
+        if rel.startswith("systems/"):
+            continue
+        for node in ast.walk(_parsed(path)):
+            if isinstance(node, ast.Constant) and node.value in SHIPPED:
+                named.append(f"pbem/{rel}:{node.lineno} {node.value!r}")
+            if isinstance(node, (ast.Name, ast.Attribute)) and (getattr(node, "id", None) or getattr(node, "attr", None)) == "SPI":
+                named.append(f"pbem/{rel}:{node.lineno} {ast.unparse(node)}")
+    assert not named, "a rules system named outside pbem/systems: " + ", ".join(sorted(named))

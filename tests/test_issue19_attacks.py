@@ -197,6 +197,7 @@ def test_a_rejection_the_american_view_cannot_produce_is_never_signed(hidden, mo
     """Should the true position ever find a problem in American orders that his view does not (no rule of Island War
     makes that possible, so the engine is made to here), pbem refuses to adjudicate rather than sign a rejection
     nobody can check."""
+    from pbem.engine import adjudicator
     from pbem.engine.adjudicator import Adjudication
     from pbem.engine.problems import Problem
     from pbem.errors import PbemError
@@ -221,7 +222,8 @@ def test_a_rejection_the_american_view_cannot_produce_is_never_signed(hidden, mo
 
     assert play().last["valid"] is True  # honestly, the orders are carried out
     hidden_only = Problem("7.12", "jp-1", "on the true position jp-1 must be attacked")
-    monkeypatch.setattr(referee, "adjudicate", lambda *a, **k: Adjudication(False, (hidden_only,), (), (), state, 0))
+    # the modified engine: the SPI system (pbem/systems/spi) carries out a player-turn with it
+    monkeypatch.setattr(adjudicator, "adjudicate", lambda *a, **k: Adjudication(False, (hidden_only,), (), (), state, 0))
     with pytest.raises(PbemError) as refused:
         play()
     assert "refuses to sign a rejection he cannot check" in refused.value.message and "jp-1" not in refused.value.render()

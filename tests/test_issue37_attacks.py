@@ -153,7 +153,7 @@ def test_the_message_for_orders_pbem_cannot_sign_does_not_ask_for_changed_orders
     to send changed orders as the fix, and must say that a new revision would roll the same dice anyway."""
     import dataclasses
 
-    import pbem.game.step as step
+    from pbem.engine import adjudicator
     from pbem.engine.problems import Problem
 
     game = _hidden_game(tmp_path)
@@ -164,13 +164,13 @@ def test_the_message_for_orders_pbem_cannot_sign_does_not_ask_for_changed_orders
     (tmp_path / "us.json").write_text(json.dumps({"moves": [], "attacks": []}))
     status, out, err = run("submit", tmp_path / "us.json", "--turn", game / "turn-0001.pbem", "--key", tmp_path / "us.key")
     assert status == 0, err
-    real = step.adjudicate
+    real = adjudicator.adjudicate  # the SPI system (pbem/systems/spi) carries out a player-turn with it
 
     def stops(*args, **kwargs):  # the true position finds a problem the American view does not (a pbem fault)
         result = real(*args, **kwargs)
         return dataclasses.replace(result, valid=False, problems=[Problem("5.14", None, "a fault of the engine")])
 
-    monkeypatch.setattr(step, "adjudicate", stops)
+    monkeypatch.setattr(adjudicator, "adjudicate", stops)
     status, out, err = run("adjudicate", game / "turn-0001.pbem", game / "orders-0001-US.pbem", "--key", tmp_path / "ref.key")
     assert status != 0 and not (game / "turn-0002.pbem").exists()
     assert "fault of pbem" in err and "do not change your orders" in err and "same dice" in err, err

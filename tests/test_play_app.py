@@ -156,7 +156,7 @@ def test_a_stale_lock_is_replaced(game, tmp_path):
 def test_the_defense_choices_offered_are_those_validate_accepts(game, ruleset):
     """The page offers a defense key (facts' ``defense_choices``) if and only if the standing check accepts an entry of it
     (I1 for dg-2009, 13.13 for Ground Support as FPF under Leyte)."""
-    from pbem.game.standing import open_choices, standing_problems
+    from pbem.systems.spi.standing import open_choices, standing_problems
     from pbem.model.defense import Defense
     from pbem.model.ruleset import Ruleset
     from tests.play_game import planner_of

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.bot.orders import BotError
-from pbem.bot.play import bot_orders
 from pbem.bot.report import FinalReport, final_report
-from pbem.loading.datafiles import load_scenario
+from pbem.systems import load_scenario, system_of
 from pbem.errors import BadInput
 from pbem.game.replay import AuditReport
 from pbem.game.modes.referee.audit import audit_game
@@ -128,7 +127,7 @@ def run_demo(
         side = turn.public["awaiting"]
         player = parties[side]
         _, view = side_to_move(turn, player)
-        document = bot_orders(view, game_turn.scenario, policies[side], seed, think)
+        document = system_of(game_turn.scenario).bot_orders(view, game_turn.scenario, policies[side], seed, think)
         draft = write_new(drafts / f"orders-{turn.seq:04d}-{side}.json", json.dumps(document, indent=2) + "\n")
         _, problems = check_own_orders(turn, player, document, str(draft))
         if problems:

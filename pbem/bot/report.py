@@ -1,7 +1,7 @@
 """The end of a game in words: who won, and on what.
 
 :func:`final_report` gives the victory report the referee's final turn file
-carries (15.1-15.4 and the scenario's own terms, :mod:`pbem.engine.scoring`),
+carries (15.1-15.4 and the scenario's own terms, asked of its rules system: :mod:`pbem.systems`),
 with the winner read from the level of victory.  The demo, the bot-strength
 benchmark and the soak test all read the result from here.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.loading.datafiles import LoadedScenario
-from pbem.engine.scoring import victory_report
 from pbem.game.narrate import victory_lines
 from pbem.model.state import GameState
+from pbem.systems import system_of
 
 BASIS = "victory points and the level of victory (15.1-15.4, and the scenario's terms)"
 
@@ -31,7 +31,7 @@ class FinalReport:
 
 def final_report(loaded: LoadedScenario, state: GameState) -> FinalReport:
     """The result of a finished game: the victory report, and the side its level favours."""
-    report = victory_report(loaded.board, loaded.scenario, state, final=True).as_dict()
+    report = system_of(loaded).victory(loaded, state, final=True)
     level = report["level"]
     winner = "US" if level.startswith("U.S.") else "JP" if level.startswith("Japanese") else None
     verdict = f"{level}: {'the United States' if winner == 'US' else 'Japan' if winner == 'JP' else 'nobody'} wins" if winner else "a draw"

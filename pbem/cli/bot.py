@@ -41,9 +41,9 @@ def bot(
     """Write orders for your side from your own view: valid by the engine's own check, ready for 'pbem submit'."""
     import json
 
-    from pbem.bot import bot_orders
     from pbem.loading.turns import open_turn
     from pbem.game.player import side_to_move
+    from pbem.systems import system_of
     from pbem.protocol.passphrase import open_key
     from pbem.protocol.files import write_new
 
@@ -66,7 +66,7 @@ def bot(
             file=str(out),
             hint=f"give -o a name that is not taken, e.g. -o {free}, or move the old file away first",
         )
-    document = bot_orders(seen, game.scenario, policy, seed, think)
+    document = system_of(game.scenario).bot_orders(seen, game.scenario, policy, seed, think)
     if out is None:
         output.echo_json(document)
         return

@@ -34,7 +34,7 @@ def orders_check(
     from pbem.loading.datafiles import load_orders
     from pbem.cases.position import load_position
     from pbem.engine.adjudicator import check_orders
-    from pbem.game.standing import standing_problems
+    from pbem.systems.spi.standing import standing_problems
     from pbem.loading.jsonfile import SchemaErrors
     from pbem.engine.suggest import with_suggestions
 

@@ -15,7 +15,7 @@ def echo_json(data) -> None:
 
 def schema_problems(exc) -> list:
     """Every violation of a :class:`~pbem.loading.jsonfile.SchemaErrors` as a problem of rule ``schema``."""
-    from pbem.engine.problems import Problem
+    from pbem.systems.base import Problem
 
     return [Problem("schema", None, f"{field}: {message}") for field, message in exc.errors]
 

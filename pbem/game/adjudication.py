@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.engine.sequence import game_over
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.codec import state_from_json
 from pbem.loading.folder import orders_name
@@ -24,6 +23,7 @@ from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.ordersfile import open_orders_for_turn
 from pbem.protocol.turnfile import TurnFile
+from pbem.systems import system_of
 
 
 def adjudicate_orders(
@@ -43,7 +43,7 @@ def adjudicate_orders(
     with reading_view(turn.source, "the full state sealed in this turn file"):
         state = state_from_json(held["state"])
     loaded = scenario_of(turn)
-    if game_over(loaded.scenario, state):
+    if system_of(loaded).game_over(loaded, state):
         raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
     phasing = state.to_act()  # the Japanese secret set-up comes before the first player-turn (19B.2)
     body = open_orders_for_turn(orders_text, turn, referee, expected_side=phasing, source=orders_source)

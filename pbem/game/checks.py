@@ -67,7 +67,7 @@ def verify_game(
     check.notes += receipts.notes
     for turn in chain.turns:
         check.findings += [Finding(turn.source, p, turn.seq) for p in combat_roll_problems(turn.public, turn.dice.rolls)]
-        check.findings += [Finding(turn.source, p, turn.seq) for p in combat_table_problems(turn.public, turn.dice.rolls)]
+        check.findings += [Finding(turn.source, p, turn.seq) for p in combat_table_problems(turn.public, turn.dice.rolls, turn.ruleset, turn.source)]
     if genesis is not None:
         mode_of(genesis).verify(check, folders, replay_with, receipts_required, remember)
     return check

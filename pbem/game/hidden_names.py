@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
-from pbem.engine.problems import Problem
+from pbem.systems.base import Problem
 
 
 def hidden_named(problems: Iterable[Problem], hidden: set[str]) -> list[Problem]:

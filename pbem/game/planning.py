@@ -67,6 +67,7 @@ class Planner:
     def __init__(self, view: dict[str, Any], loaded: LoadedScenario, source: str = "orders") -> None:
         self.view = view
         self.side: str = view["side"]
+        self.loaded = loaded
         self.board = loaded.board
         self.ruleset_json = view["ruleset"]
         self.ruleset = Ruleset(**view["ruleset"])
@@ -97,7 +98,7 @@ class Planner:
             orders = self.orders(document)
         except SchemaErrors as exc:
             return [Problem("schema", None, f"{field}: {message}") for field, message in exc.errors]
-        return problems_on_view(self.board, self.ruleset_json, self.state, self.side, orders)
+        return problems_on_view(self.loaded, self.ruleset_json, self.state, self.side, orders)
 
     def analyse(self, document: Any) -> Analysis:
         """The problems, the attacks still owed and those possible, the odds and the Ground Support left."""
@@ -147,8 +148,8 @@ class Planner:
 
     # -- standing choices and intelligence ------------------------------------------
     def defense_choices(self) -> dict[str, bool]:
-        """The keys of the ``defense`` block this player may write (:func:`~pbem.game.standing.open_choices`)."""
-        from pbem.game.standing import open_choices
+        """The keys of the ``defense`` block this player may write (:func:`~pbem.systems.spi.standing.open_choices`)."""
+        from pbem.systems.spi.standing import open_choices
 
         return open_choices(self.ruleset)
 

@@ -90,7 +90,7 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     side, view = side_to_move(turn, identity)
     orders = orders_from(document, source)
     state = state_of_view(view)
-    found = problems_on_view(scenario_of(turn).board, view["ruleset"], state, side, orders)
+    found = problems_on_view(scenario_of(turn), view["ruleset"], state, side, orders)
     if state.hidden is not None:
         from pbem.game.hidden_names import hidden_named
 
@@ -99,22 +99,17 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     return side, found
 
 
-def problems_on_view(board, ruleset: dict[str, Any], state, side: str, orders) -> list:
-    """Every problem with ``orders`` on a side's own view: what ``pbem validate`` and the ``pbem play`` page report."""
-    from pbem.model.construct import construct
-    from pbem.engine.adjudicator import check_orders
-    from pbem.game.standing import standing_problems
-    from pbem.model.ruleset import Ruleset
-    from pbem.engine.suggest import with_suggestions
+def problems_on_view(loaded, ruleset: dict[str, Any], state, side: str, orders) -> list:
+    """Every problem with ``orders`` on a side's own view (the side to move's): what ``pbem validate`` and the
+    ``pbem play`` page report, as the game's rules system finds them (:mod:`pbem.systems`)."""
+    from pbem.systems import system_of
 
-    rules = construct(Ruleset, ruleset, trusted=True)
+    system = system_of(loaded)
     if state.hidden is not None and side == "US":
         from pbem.game.fog import named_by_hex
 
         orders = named_by_hex(orders, state)  # a hidden target is named by its hex, as the referee reads it
-    setup = state.hidden is not None and not state.hidden.deployed
-    found = list(check_orders(board, rules, state, orders).problems) + ([] if setup else standing_problems(board, rules, state, side, orders.defense))
-    return with_suggestions(found, state.locations)
+    return system.with_suggestions(list(system.check_orders(loaded, ruleset, state, orders).problems), state)
 
 
 def deployment_template(view: dict[str, Any], board, offered: dict[str, Any]) -> tuple[dict, list[str]]:

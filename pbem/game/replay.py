@@ -123,9 +123,9 @@ def nmr_orders(view: dict[str, Any], loaded: LoadedScenario, policy: str, salt: 
                body_format: str = NMR_FORMAT) -> Any:
     """The orders an NMR plays: the bot's, with ``policy``, on the missing side's ``view``, seeded from ``salt`` and
     the nonce of that view (``pbem.protocol.nmr.record_bot_seed``: nobody else can compute it before the reveal)."""
-    from pbem.bot import bot_orders
+    from pbem.systems import system_of
 
-    return bot_orders(view, loaded, policy, record_bot_seed(body_format, salt, view_nonce))
+    return system_of(loaded).bot_orders(view, loaded, policy, record_bot_seed(body_format, salt, view_nonce))
 
 
 def orders_of_record(header: dict, view: dict[str, Any], loaded: LoadedScenario, view_nonce: bytes | None) -> Any:

@@ -13,27 +13,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.model.construct import construct
-from pbem.loading.datafiles import LoadedScenario, find_scenario, orders_from, scenario_document, scenario_from
-from pbem.engine.adjudicator import adjudicate, check_orders
-from pbem.engine.dice import DiceSource
-from pbem.engine.problems import Problem
-from pbem.engine.scoring import victory_report
-from pbem.engine.sequence import advance, game_over, opening
+from pbem.loading.datafiles import LoadedScenario, find_scenario, scenario_document
 from pbem.errors import BadInput, PbemError
 from pbem.game.codec import state_to_json
 from pbem.game.fog import american_state, named_by_hex, without_awards
 from pbem.game.limits import capped, size_problem
 from pbem.loading.turns import scenario_hash, shipped_mismatch, with_overrides
 from pbem.game.sizes import sealed_bucket
-from pbem.game.standing import standing_problems, with_standing
 from pbem.game.views import build_view, last_turn_record, public_record
-from pbem.model.common import HIDDEN_UNITS, OPTIONS, SIDES, enemy_of
-from pbem.model.ruleset import Ruleset
+from pbem.model.common import HIDDEN_UNITS, OPTIONS, SIDES
 from pbem.model.state import GameState
 from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.ordersfile import OrdersBody
 from pbem.protocol.turnfile import TurnFile, new_game_id
+from pbem.systems import scenario_from_document, system_of
+from pbem.systems.base import DiceSource, Problem
 
 
 @dataclass(frozen=True)
@@ -67,10 +61,11 @@ def record_step(
     awarded, which both sides witnessed); once the game is over, the final
     victory report (15.4) goes into the public part and both views.
     """
-    victory = victory_report(loaded.board, loaded.scenario, state, final=over).as_dict()
+    system = system_of(loaded)
+    victory = system.victory(loaded, state, final=over)
     # Under hidden units a timed award stays out of the American view until the final report (docs/hidden-units.md).
     fogged = victory if over or state.hidden is None or not state.awards else \
-        victory_report(loaded.board, loaded.scenario, without_awards(state), final=False).as_dict()
+        system.victory(loaded, without_awards(state), final=False)
     views = {
         side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last,
                          victory=fogged if side == "US" else victory, board=loaded.board, before=before)
@@ -103,21 +98,14 @@ def play(
     alone (:func:`verdict`): every rejection of them is one his own view
     reproduces, and nothing found on the true position alone refuses them.
     """
+    system = system_of(loaded)
     phasing = state.to_act()
     seen = american_state(state) if state.hidden is not None and phasing == "US" else state
     orders, problems, checked = _judged(loaded, ruleset, seen, orders_document, source)
     if orders is not None and not problems:
-        defender = enemy_of(phasing)
-        # The defender keeps its Ground Support for its own attacks when its
-        # own player-turn in this Game-Turn is still to come (docs/policies.md).
-        reserve = state.position.gsp_of(defender) if phasing == loaded.scenario.first_player else 0
-        rules = construct(Ruleset, ruleset, trusted=True)  # the game's own, from its signed turn file
-        setup = state.hidden is not None and not state.hidden.deployed
-        # The defender's standing choices, written in its last orders, hold for this player-turn (I1).
         carried = named_by_hex(orders, state) if seen is not state else orders
         # Judged on the very position it is carried out on (no hidden units, or the Japanese side): checked once.
-        result = adjudicate(loaded.board, rules, state, carried, dice, state.standing.get(defender), fpf_gsp_reserve=reserve,
-                            checked=checked if seen is state else None)
+        result = system.adjudicate(loaded, ruleset, state, carried, dice, checked=checked if seen is state else None)
         if not result.valid:
             if seen is not state:  # a rejection the American view cannot reproduce must never be signed (issue 19)
                 raise PbemError(
@@ -128,18 +116,14 @@ def play(
                          "revision rolls the same dice and cannot help; the orders stand as sent)",
                 )
             problems = list(result.problems)
-        kept = with_standing(result.state, phasing, orders.defense)
-        if setup:
-            after, turn_end = (kept, []) if result.valid else (state, [])
-        else:
-            after, turn_end = advance(loaded.scenario, kept, loaded.board) if result.valid else (state, [])
+        after, turn_end = system.end_player_turn(loaded, state, result.state) if result.valid else (state, [])
         events = list(result.events) + turn_end
-        combats = [c.as_dict() for c in result.combats]
+        combats = list(result.combats)
     else:
         after, events, combats = state, [], []
     note = orders.note if orders is not None else None
     last = last_turn_record(phasing, not problems, capped([p.as_dict() for p in problems]), events, combats, note)
-    over = game_over(loaded.scenario, after)
+    over = system.game_over(loaded, after)
     return record_step(after, game=game, seq=seq, scenario_ref=scenario_ref, ruleset=ruleset, over=over, last=last, loaded=loaded, before=state)
 
 
@@ -156,22 +140,20 @@ def verdict(loaded: LoadedScenario, ruleset: dict, seen: GameState, orders_docum
 
 
 def _judged(loaded: LoadedScenario, ruleset: dict, seen: GameState, orders_document: Any, source: str):
-    """:func:`verdict`, and the engine's check of the orders on ``seen`` (None when they were not read)."""
+    """:func:`verdict`, and the rules system's check of the orders on ``seen`` (None when they were not read)."""
     phasing = seen.to_act()
     too_large = size_problem(orders_document, len(seen.units))
     if too_large:
         return None, [Problem("limits", None, f"{source}: {too_large}; pbem does not adjudicate orders this large")], None
+    system = system_of(loaded)
     try:
-        orders = orders_from(orders_document, f"{source} (the orders inside)")
+        orders = system.read_orders(orders_document, f"{source} (the orders inside)")
     except BadInput as exc:
         return None, [Problem("schema", None, exc.render())], None
     if seen.hidden is not None and phasing == "US":
         orders = named_by_hex(orders, seen)  # a hidden target is named by its hex, as his own 'pbem validate' reads it
-    rules = construct(Ruleset, ruleset, trusted=True)
-    setup = seen.hidden is not None and not seen.hidden.deployed
-    written = [] if setup else standing_problems(loaded.board, rules, seen, phasing, orders.defense)
-    checked = check_orders(loaded.board, rules, seen, orders)
-    return orders, list(checked.problems) + written, checked
+    checked = system.check_orders(loaded, ruleset, seen, orders)
+    return orders, list(checked.problems), checked
 
 
 def genesis_step(
@@ -184,7 +166,7 @@ def genesis_step(
     if options:
         extra["options"] = sorted(set(options))
     return record_step(
-        opening(loaded.scenario, hidden=HIDDEN_UNITS in (options or ())), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
+        system_of(loaded).opening(loaded, hidden=HIDDEN_UNITS in (options or ())), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
         extra_public=extra,
     )
 
@@ -211,15 +193,13 @@ def open_game(
     path = find_scenario(scenario_name)
     document = scenario_document(path)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
-    loaded = with_overrides(scenario_from(document, Path(path)), overrides, str(path))
+    loaded = with_overrides(scenario_from_document(document, Path(path)), overrides, str(path))
     keys = list(parties.items())
     for i, (role_a, a) in enumerate(keys):
         for role_b, b in keys[i + 1:]:
             if a.same_keys(b):
                 raise BadInput(f"the {role_a} and {role_b} identities are the same key", hint="each party needs a key of its own (pbem keygen)")
-    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
-    if edition:
-        ruleset["edition"] = edition
+    ruleset = system_of(loaded).pinned_ruleset(loaded, edition)
     game = new_game_id()
     scenario_ref = {"id": loaded.scenario.id, "hash": scenario_hash(document)}
     mismatch = shipped_mismatch(loaded.scenario.id, scenario_ref["hash"])

@@ -128,11 +128,10 @@ def checked_view(view: Any, source: str, *, deep: bool = True) -> dict[str, Any]
         if missing:
             raise KeyError(", ".join(missing))
         if deep:
-            from pbem.model.construct import construct
-            from pbem.model.ruleset import Ruleset
+            from pbem.systems import name_in, system_named
 
             state_of_view(view)
-            construct(Ruleset, view["ruleset"], trusted=True)
+            system_named(name_in(view["ruleset"]), source=source).rules(view["ruleset"])
         else:
             _shape_of_state(view["state"])
         last = view["last"]

@@ -28,6 +28,8 @@ class LoadedScenario:
     path: Path
     scenario: Scenario
     board: Board
+    system: str | None = None
+    """The rules system it is played with, as the scenario names it (:mod:`pbem.systems`; None: the SPI system)."""
 
 
 def scenario_paths() -> dict[str, Path]:
@@ -104,7 +106,8 @@ def scenario_from(document, path: Path, *, verified: bool = False) -> LoadedScen
     from pbem.model.scenario import Scenario
 
     scenario = load_model(Scenario, document, str(path), "schemas/scenario.schema.json", verified=verified)
-    return LoadedScenario(path, scenario, board_for(scenario.map, scenario.units, str(path), scenario=scenario))
+    board = board_for(scenario.map, scenario.units, str(path), scenario=scenario)
+    return LoadedScenario(path, scenario, board, scenario.system)
 
 
 def board_for(spec, units, source: str, *, scenario: Scenario | None = None) -> Board:

@@ -210,16 +210,22 @@ _BUILT: dict[tuple[str, str], LoadedScenario] = {}
 
 
 def scenario_of(turn: TurnFile) -> LoadedScenario:
-    """The scenario of ``turn``'s game, from its genesis file, checked against the hash."""
-    from pbem.loading.datafiles import scenario_from
+    """The scenario of ``turn``'s game, from its genesis file, checked against the hash, built by the rules system
+    its genesis pins (:mod:`pbem.systems`), which must be the one the scenario names."""
+    from pbem.systems import name_in, system_named
 
     genesis = genesis_of(turn)
     document = verified_scenario_document(turn)
     overrides = scenario_document_of(turn)[1]
+    pinned, named = name_in(turn.ruleset), name_in(document)
+    if pinned != named:
+        raise BadInput(f"its ruleset pins the rules system {pinned!r}, but the scenario its game began with is played with {named!r}",
+                       file=turn.source, field="ruleset.system", hint="do not play this game: ask the referee for its files as signed")
+    system = system_named(named, source=genesis.source)  # asked before the cache: a system this pbem does not play is never played
     key = (turn.scenario_hash, genesis.source)
     built = _BUILT.get(key)
     if built is None:
-        built = scenario_from(document, Path(genesis.source), verified=True)
+        built = system.load_scenario(document, Path(genesis.source), verified=True)
         if len(_BUILT) >= 4:
             _BUILT.clear()
         _BUILT[key] = built
@@ -250,4 +256,4 @@ def with_overrides(loaded: LoadedScenario, overrides: dict | None, source: str) 
         where = ".".join(str(p) for p in first["loc"])
         raise BadInput(f"the Ground Support override is malformed at {where}: {first['msg']}", file=source, hint="each row is {\"turn\": N, \"US\": n, \"JP\": n, \"source\": \"...\"}") from None
     scenario = loaded.scenario.model_copy(update={"ground_support": track})
-    return LoadedScenario(loaded.path, scenario, loaded.board)
+    return LoadedScenario(loaded.path, scenario, loaded.board, loaded.system)

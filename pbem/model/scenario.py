@@ -229,6 +229,10 @@ class Scenario(BaseModel):
     special_rules: list[str] = Field(default_factory=list)
     kind: Literal["historical", "test"] = "historical"
     hidden_units: HiddenUnits | None = Field(default=None, description="Limits of the hidden-units option; absent: no dummies, radius 3.")
+    system: str | None = Field(
+        default=None, pattern=r"^[a-z0-9][a-z0-9-]*$",
+        description="The rules system the scenario is played with (pbem.systems); absent: the SPI system (pbem/engine).",
+    )
 
     @model_validator(mode="after")
     def _no_markers_in_the_order_of_battle(self) -> "Scenario":

@@ -1,0 +1,81 @@
+"""The rules systems pbem plays, by name: the registry behind the seam (:mod:`pbem.systems.base`).
+
+A scenario names the system it is played with (``"system"``; absent: the
+SPI system, ``pbem/engine/``), and a game's genesis pins it in its signed
+ruleset as it pins the edition (``ruleset.system``; absent: the SPI system,
+so every SPI file is what it was before there were two).  Everything outside
+a system's own room asks it through :func:`system_of` or :func:`system_named`
+and never tests which system it is (docs/PROTOCOL.md, "Rules systems").
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pbem.errors import BadInput
+
+if TYPE_CHECKING:
+    from pbem.loading.datafiles import LoadedScenario
+    from pbem.systems.base import RulesSystem
+
+SPI = "spi"
+"""The system a scenario or genesis that names none is played with."""
+
+#: Each system pbem ships: its name -> the module whose ``SYSTEM`` answers the seam (imported when first asked).
+SHIPPED: dict[str, str] = {SPI: "pbem.systems.spi"}
+
+_REGISTERED: dict[str, RulesSystem] = {}
+
+
+def register(system: RulesSystem) -> None:
+    """Make ``system`` known by its name in this process (a system pbem does not ship: a test's, a folio's own)."""
+    if not isinstance(system.name, str) or not system.name or system.name in SHIPPED:
+        raise ValueError(f"a rules system needs a name of its own, not {system.name!r}")
+    _REGISTERED[system.name] = system
+
+
+def unregister(name: str) -> None:
+    """Forget a system :func:`register` made known."""
+    _REGISTERED.pop(name, None)
+
+
+def known() -> list[str]:
+    """The names of the systems this process can play."""
+    return sorted(set(SHIPPED) | set(_REGISTERED))
+
+
+def system_named(name: str | None, *, source: str | None = None, field: str = "system") -> RulesSystem:
+    """The system called ``name`` (None: the SPI system); BadInput naming ``source`` and ``field`` when pbem knows none by that name."""
+    name = name or SPI
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if name in SHIPPED:
+        return import_module(SHIPPED[name]).SYSTEM
+    raise BadInput(f"names the rules system {name!r}, which this pbem does not play", file=source, field=field,
+                   hint=f"the systems it plays: {', '.join(known())}; a newer pbem may play it")
+
+
+def name_in(document: object) -> str:
+    """The system a scenario document (or a genesis's ruleset) names: its ``system``, or the SPI system."""
+    name = document.get("system") if isinstance(document, dict) else None
+    return name if isinstance(name, str) and name else SPI
+
+
+def system_of(loaded: LoadedScenario) -> RulesSystem:
+    """The system a loaded scenario is played with."""
+    return system_named(loaded.system)
+
+
+def scenario_from_document(document: dict, path: Path, *, verified: bool = False) -> LoadedScenario:
+    """A scenario document checked and built by the system it names (BadInput naming the file when pbem plays none by that name)."""
+    return system_named(name_in(document), source=str(path)).load_scenario(document, path, verified=verified)
+
+
+def load_scenario(name: str | Path) -> LoadedScenario:
+    """A scenario by path or id (:func:`~pbem.loading.datafiles.find_scenario`), built by the system it names."""
+    from pbem.loading.datafiles import find_scenario, scenario_document
+
+    path = find_scenario(str(name))
+    return scenario_from_document(scenario_document(path), path)

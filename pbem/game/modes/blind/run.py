@@ -109,11 +109,11 @@ class Publication:
 
 
 def ruleset_of(loaded: LoadedScenario, edition: str | None) -> dict:
-    """The rules a game is played by: the scenario's, in the edition chosen at the start (dg-2009 unless named)."""
-    ruleset = loaded.scenario.ruleset.model_dump(mode="json")
-    if edition:
-        ruleset["edition"] = edition
-    return ruleset
+    """The rules a game is played by: the scenario's, in the edition chosen at the start (dg-2009 unless named),
+    as its rules system pins them (:mod:`pbem.systems`)."""
+    from pbem.systems import system_of
+
+    return system_of(loaded).pinned_ruleset(loaded, edition)
 
 
 @dataclass
@@ -388,7 +388,7 @@ class American:
         if values != [r["value"] for r in pub.rolls]:
             self._found(pub.seq, "recorded rolls that the committed seed and the salt do not give")
         # the combats the view and the public record show, against those rolls and the table (7.61), as verify does
-        for problem in (combat_roll_problems(pub.public, pub.rolls) + combat_table_problems(pub.public, pub.rolls)
+        for problem in (combat_roll_problems(pub.public, pub.rolls) + combat_table_problems(pub.public, pub.rolls, self.record.ruleset)
                         + view_problems(pub.view, pub.public)):
             self._found(pub.seq, f"published a record the rolls do not give: {problem}")
 

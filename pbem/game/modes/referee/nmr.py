@@ -26,11 +26,11 @@ from pbem.game.step import Adjudicated, record_step
 from pbem.loading.turns import scenario_of
 from pbem.game.sizes import sealed_bucket
 from pbem.game.views import reading_view
-from pbem.engine.sequence import game_over
 from pbem.protocol.dice import DiceStream, new_seed
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.nmr import NmrRecord, build_record, is_nmr
 from pbem.protocol.turnfile import TurnFile, build_turn, commit_view, open_referee_state
+from pbem.systems import system_of
 
 
 def side_view(turn: TurnFile, referee: PrivateIdentity, side: str) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def adjudicate_nmr(turn: TurnFile, referee: PrivateIdentity, side: str, policy: 
     with reading_view(turn.source, "the full state sealed in this turn file"):
         state = state_from_json(secret.state["state"])
     loaded = scenario_of(turn)
-    if game_over(loaded.scenario, state):
+    if system_of(loaded).game_over(loaded, state):
         raise BadInput("the game is over; no more orders are adjudicated", file=turn.source)
     awaited = state.to_act()
     if side != awaited:

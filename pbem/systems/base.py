@@ -1,0 +1,114 @@
+"""The seam for rules systems: what the game layer, the bot, the views and the audits ask of a game's rules.
+
+pbem plays every rules system through the same files, dice and modes; what
+differs is the rules themselves — the opening position, which orders are
+legal (every problem with its rule case), what a player-turn does on the
+dice committed for it, and who has won.  A rules system is one room
+(``pbem/systems/<name>/``, with whatever modules it needs) holding one object
+that answers the questions below; the registry (:mod:`pbem.systems`) finds
+it by the name a scenario gives and the genesis pins (docs/PROTOCOL.md,
+"Rules systems").  The callers hand back what the system gave them (the
+loaded scenario, the position, the orders, the check) without looking inside:
+only a system's own room knows its shapes.
+
+Every call is pure: no files, no clock, no randomness except the dice passed
+in (the engine's rule, README "Standards").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+# The record every system reports a broken rule with (rule case, unit, sentence), and the dice every system
+# rolls: defined in the first system's room, which is older than the seam, and shared by all.
+from pbem.engine.dice import DiceSource
+from pbem.engine.problems import Problem
+
+__all__ = ["Checked", "DiceSource", "PlayerTurn", "Problem", "RulesSystem"]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """Orders checked on a position: every problem with its rule case, and what the system may reuse
+    (``handle``) when it carries out the same orders on the same position straight after."""
+
+    problems: tuple[Problem, ...]
+    handle: Any = None
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class PlayerTurn:
+    """What one player-turn did.  When ``valid`` is false nothing was applied and ``state`` is the position before.
+
+    ``events`` and ``combats`` are plain JSON, as the turn file records them.
+    """
+
+    valid: bool
+    problems: tuple[Problem, ...]
+    events: tuple[dict, ...]
+    combats: tuple[dict, ...]
+    state: Any
+
+
+@runtime_checkable
+class RulesSystem(Protocol):
+    """One rules system: a name the scenario and the genesis give, and the rules of its games."""
+
+    name: str
+    """How a scenario (``"system"``) and a genesis (``ruleset.system``) name it; the SPI system is named by their absence."""
+
+    title: str
+    """The rules it plays, for people (``pbem scenario list``, the docs)."""
+
+    def load_scenario(self, document: dict, path: Path, *, verified: bool = False) -> Any:
+        """A scenario document (a file's, or the one a genesis carries) checked and built: a
+        :class:`~pbem.loading.datafiles.LoadedScenario` whose ``system`` is this system's name.  Bad input raises
+        :class:`~pbem.errors.BadInput` naming the file and the field."""
+
+    def pinned_ruleset(self, loaded: Any, edition: str | None) -> dict:
+        """The rules a new game is played by, as its genesis signs them (edition, exclusive rules, and the system's
+        name unless it is the SPI system)."""
+
+    def rules(self, ruleset: dict) -> Any:
+        """The game's rules as the system reads them from the ruleset its signed files carry (ValueError or TypeError
+        when they are malformed: the caller names the file)."""
+
+    def opening(self, loaded: Any, *, hidden: bool) -> Any:
+        """The opening position of the scenario (``hidden``: with the hidden-units option)."""
+
+    def read_orders(self, document: Any, source: str) -> Any:
+        """A side's orders document checked against the system's orders schema (BadInput naming ``source`` and the field)."""
+
+    def check_orders(self, loaded: Any, ruleset: dict, state: Any, orders: Any) -> Checked:
+        """Every problem with ``orders`` on ``state`` (the position the side to move may know), each with its rule case."""
+
+    def adjudicate(self, loaded: Any, ruleset: dict, state: Any, orders: Any, dice: DiceSource, *,
+                   checked: Checked | None = None) -> PlayerTurn:
+        """Carry out one player-turn on the committed ``dice``; ``checked``: :meth:`check_orders` of these very orders on
+        this very position, when the caller has just asked it."""
+
+    def end_player_turn(self, loaded: Any, before: Any, after: Any) -> tuple[Any, list[dict]]:
+        """The position handed to the next player-turn after a valid one (the end of a Game-Turn, arrivals), and its events."""
+
+    def game_over(self, loaded: Any, state: Any) -> bool:
+        """Whether the game has ended on ``state``."""
+
+    def victory(self, loaded: Any, state: Any, *, final: bool) -> dict:
+        """The victory report on ``state`` as plain JSON (``final``: the game is over, the level is decided)."""
+
+    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+        """Where a signed public record of a player-turn (``public``, its turn file's ``rolls``) is not what the
+        system's tables give, from public data alone: what ``pbem verify`` checks of every turn file without a key."""
+
+    def bot_orders(self, view: dict, loaded: Any, policy: str, seed: int | None, think: float | None = None) -> dict:
+        """Orders for the side whose sealed ``view`` this is, by the system's bot with ``policy`` (an NMR, ``pbem bot``,
+        ``pbem demo``): valid by the system's own check, and the same for the same view, policy and seed."""
+
+    def with_suggestions(self, problems: list[Problem], state: Any) -> list[Problem]:
+        """``problems`` with what the player might do instead, where the system knows (what ``pbem validate`` prints)."""

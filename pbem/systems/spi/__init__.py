@@ -1,0 +1,128 @@
+"""The SPI system: SPI's *Island War* standard rules (1975, and the dg-2009 edition) with the Leyte exclusive rules.
+
+Its rules live in ``pbem/engine/`` (pure, deterministic: the first room pbem
+had, and still this system's) with the data models of ``pbem/model/`` and
+the loading of ``pbem/loading/``; this package is the thin adapter that
+answers the seam (:class:`pbem.systems.base.RulesSystem`) from them, and
+holds what only this system checks beside the engine (the defender's
+standing choices, I1: :mod:`pbem.systems.spi.standing`).  A scenario or
+genesis that names no system is played with this one, so every SPI file is
+what it was before the seam.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem.systems.base import Checked, DiceSource, PlayerTurn, Problem
+
+NAME = "spi"
+
+
+class SpiSystem:
+    """The SPI system, answering the seam from ``pbem/engine/``."""
+
+    name = NAME
+    title = "SPI Island War standard rules (spi-1975, dg-2009) with the Leyte exclusive rules"
+
+    def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
+        from pbem.loading.datafiles import scenario_from
+
+        return scenario_from(document, path, verified=verified)
+
+    def pinned_ruleset(self, loaded, edition: str | None) -> dict:
+        ruleset = loaded.scenario.ruleset.model_dump(mode="json")
+        if edition:
+            ruleset["edition"] = edition
+        if loaded.system not in (None, NAME):  # a system that borrows this one's scenario model pins its own name (pbem.systems)
+            ruleset["system"] = loaded.system
+        return ruleset
+
+    def rules(self, ruleset: dict):
+        """The edition and exclusive rules (I1, :class:`pbem.model.ruleset.Ruleset`)."""
+        return _rules(ruleset)
+
+    def opening(self, loaded, *, hidden: bool):
+        from pbem.engine.sequence import opening
+
+        return opening(loaded.scenario, hidden=hidden)
+
+    def read_orders(self, document: Any, source: str):
+        from pbem.loading.datafiles import orders_from
+
+        return orders_from(document, source)
+
+    def check_orders(self, loaded, ruleset: dict, state, orders) -> Checked:
+        """The engine's check (5-10, 12, 19B), then the defender's standing choices written in these orders (I1);
+        the choices are not checked during the Japanese secret set-up (19B.2), which has none."""
+        from pbem.engine.adjudicator import check_orders
+        from pbem.systems.spi.standing import standing_problems
+
+        rules = _rules(ruleset)
+        setup = state.hidden is not None and not state.hidden.deployed
+        written = [] if setup else standing_problems(loaded.board, rules, state, state.to_act(), orders.defense)
+        check = check_orders(loaded.board, rules, state, orders)
+        return Checked(tuple(check.problems) + tuple(written), check)
+
+    def adjudicate(self, loaded, ruleset: dict, state, orders, dice: DiceSource, *, checked: Checked | None = None) -> PlayerTurn:
+        """The engine's player-turn, with the defender's standing choices written in its last orders (I1) and, when
+        it still has a player-turn of its own to come in this Game-Turn, its Ground Support kept (docs/policies.md);
+        the phasing side's own standing choices, written in these orders, are kept for the enemy's next player-turn."""
+        from pbem.engine.adjudicator import adjudicate
+        from pbem.model.common import enemy_of
+        from pbem.systems.spi.standing import with_standing
+
+        phasing = state.to_act()
+        defender = enemy_of(phasing)
+        reserve = state.position.gsp_of(defender) if phasing == loaded.scenario.first_player else 0
+        result = adjudicate(loaded.board, _rules(ruleset), state, orders, dice, state.standing.get(defender), fpf_gsp_reserve=reserve,
+                            checked=checked.handle if checked is not None else None)
+        after = with_standing(result.state, phasing, orders.defense) if result.valid else state
+        return PlayerTurn(result.valid, tuple(result.problems), tuple(result.events), tuple(c.as_dict() for c in result.combats), after)
+
+    def end_player_turn(self, loaded, before, after):
+        """The next player-turn (and the end of a Game-Turn: 4.0, 15.x awards, arrivals, withdrawals); the Japanese
+        secret set-up (19B.2) is followed by the first player-turn of the same Game-Turn, with nothing between."""
+        from pbem.engine.sequence import advance
+
+        if before.hidden is not None and not before.hidden.deployed:
+            return after, []
+        return advance(loaded.scenario, after, loaded.board)
+
+    def game_over(self, loaded, state) -> bool:
+        from pbem.engine.sequence import game_over
+
+        return game_over(loaded.scenario, state)
+
+    def victory(self, loaded, state, *, final: bool) -> dict:
+        from pbem.engine.scoring import victory_report
+
+        return victory_report(loaded.board, loaded.scenario, state, final=final).as_dict()
+
+    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+        from pbem.systems.spi.records import combat_table_problems
+
+        return combat_table_problems(public, rolls)
+
+    def bot_orders(self, view: dict, loaded, policy: str, seed: int | None, think: float | None = None) -> dict:
+        """The SPI bot's (``pbem/bot/``: its tactics read this system's rules)."""
+        from pbem.bot.play import bot_orders
+
+        return bot_orders(view, loaded, policy, seed, think)
+
+    def with_suggestions(self, problems: list[Problem], state) -> list[Problem]:
+        from pbem.engine.suggest import with_suggestions
+
+        return with_suggestions(problems, state.locations)
+
+
+def _rules(ruleset: dict):
+    """The game's rules as the engine reads them, from the ruleset its signed turn file carries."""
+    from pbem.model.construct import construct
+    from pbem.model.ruleset import Ruleset
+
+    return construct(Ruleset, {k: v for k, v in ruleset.items() if k != "system"}, trusted=True)
+
+
+SYSTEM = SpiSystem()

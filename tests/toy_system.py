@@ -1,0 +1,88 @@
+"""A rules system for tests only, registered through the registry: its units never move, and each player-turn rolls
+one die and logs it (issue 39).  It borrows the SPI system's scenario, position and orders models (a system may bring
+its own); its rules are its own, so a game played with it shows what the game layer asks of the seam and nothing more.
+
+Its rule cases are ``toy.1`` (no unit moves) and ``toy.2`` (no unit attacks).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.errors import BadInput
+from pbem.systems.base import Checked, PlayerTurn, Problem
+
+NAME = "toy-still"
+
+
+class StillSystem:
+    name = NAME
+    title = "Still Life (tests only): nothing moves; each player-turn rolls a die and logs it"
+
+    def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
+        from pbem.loading.datafiles import scenario_from
+
+        return scenario_from(document, path, verified=verified)
+
+    def pinned_ruleset(self, loaded, edition: str | None) -> dict:
+        if edition:
+            raise BadInput(f"the {NAME} system has no editions, not {edition!r}", field="edition")
+        return {"system": NAME}
+
+    def rules(self, ruleset: dict) -> dict:
+        return dict(ruleset)
+
+    def opening(self, loaded, *, hidden: bool):
+        """The scenario's set-up as the SPI system lays it out (its position model is borrowed too)."""
+        from pbem.engine.sequence import opening
+
+        if hidden:
+            raise BadInput(f"the {NAME} system has no hidden units")
+        return opening(loaded.scenario)
+
+    def read_orders(self, document, source: str):
+        from pbem.loading.datafiles import orders_from
+
+        return orders_from(document, source)
+
+    def check_orders(self, loaded, ruleset: dict, state, orders) -> Checked:
+        problems = [Problem("toy.1", m.unit, "no unit moves in the toy system") for m in orders.moves]
+        problems += [Problem("toy.2", None, "no unit attacks in the toy system") for _ in orders.attacks]
+        return Checked(tuple(problems))
+
+    def adjudicate(self, loaded, ruleset: dict, state, orders, dice, *, checked: Checked | None = None) -> PlayerTurn:
+        checked = checked or self.check_orders(loaded, ruleset, state, orders)
+        if not checked.valid:
+            return PlayerTurn(False, checked.problems, (), (), state)
+        side, turn = state.to_act(), state.position.turn
+        die = dice.roll(f"toy: {side} player-turn of Game-Turn {turn}")
+        return PlayerTurn(True, (), ({"type": "toy-roll", "side": side, "turn": turn, "die": die},), (), state)
+
+    def end_player_turn(self, loaded, before, after):
+        position, first = after.position, loaded.scenario.first_player
+        if position.phasing == first:
+            nxt = position.model_copy(update={"phasing": "JP" if first == "US" else "US"})
+        else:
+            nxt = position.model_copy(update={"phasing": first, "turn": position.turn + 1})
+        return after.model_copy(update={"position": nxt}), []
+
+    def game_over(self, loaded, state) -> bool:
+        return state.position.turn > loaded.scenario.last_turn
+
+    def victory(self, loaded, state, *, final: bool) -> dict:
+        return {"final": final, "points": {"US": 0, "JP": 0}, "ratio": None, "level": "Draw" if final else None, "lines": []}
+
+    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+        """A valid player-turn rolls one die, an invalid one none, and no other roll is made."""
+        valid = (public.get("last") or {}).get("valid")
+        ours = [r for r in rolls if r["purpose"].startswith("toy: ")]
+        return [] if len(ours) == len(rolls) == (1 if valid else 0) else [f"{len(rolls)} roll(s) made for a player-turn of the toy system"]
+
+    def bot_orders(self, view: dict, loaded, policy: str, seed, think=None) -> dict:
+        return {"moves": [], "attacks": []}
+
+    def with_suggestions(self, problems, state):
+        return list(problems)
+
+
+SYSTEM = StillSystem()
