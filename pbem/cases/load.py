@@ -39,15 +39,15 @@ def case_validator():
 def load_case(path: Path) -> LoadedCase:
     """Read, validate and build one case; raise BadInput naming the file and field.
 
-    A case whose ``ruleset.system`` is ``legion-2010`` is the Legion rules system's (issue 39): that room loads it
-    (:mod:`pbem.systems.legion.cases`) and :func:`pbem.cases.run.run_case` hands it back there.
+    A case of another rules system than SPI's (its ``ruleset.system``, issue 39) is loaded by that system's own room
+    (:func:`pbem.systems.case_room`), and :func:`pbem.cases.run.run_case` lets it run itself.
     """
-    document = read_json(path)
-    ruleset = document.get("ruleset") if isinstance(document, dict) else None
-    if isinstance(ruleset, dict) and ruleset.get("system") == "legion-2010":
-        from pbem.systems.legion.cases import load_case as load_legion
+    from pbem.systems import case_room
 
-        return load_legion(path, document)
+    document = read_json(path)
+    room = case_room(document, str(path))
+    if room is not None:
+        return room.load_case(path, document)
     case = load_model(Case, document, str(path), "docs/cases.md", case_validator())
     scenario = scenario_of(case)
     try:

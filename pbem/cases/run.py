@@ -48,10 +48,8 @@ def run_case(loaded: LoadedCase, *, explain: bool = False) -> dict[str, Any]:
     With ``explain`` the outcome also carries the event log and, for a
     failure, every difference from the expectations.
     """
-    if not isinstance(loaded, LoadedCase):  # a Legion case (pbem.cases.load.load_case): its own room runs it
-        from pbem.systems.legion.cases import run_case as run_legion
-
-        return run_legion(loaded, explain=explain)
+    if not isinstance(loaded, LoadedCase):  # another system's case (pbem.cases.load.load_case): it runs itself
+        return loaded.run(explain=explain)
     case = loaded.case
     start = case.game_state()
     outcome: dict[str, Any] = {"case": case.case}

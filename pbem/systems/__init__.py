@@ -28,6 +28,11 @@ SHIPPED: dict[str, str] = {SPI: "pbem.systems.spi"}
 
 _REGISTERED: dict[str, RulesSystem] = {}
 
+#: Systems whose conformance cases their own room loads and runs (a case names its system as ``ruleset.system``),
+#: whether or not their games go through the seam yet: the name -> the module with ``load_case(path, document)``,
+#: whose loaded case runs itself (``.run(explain=...)``).
+CASE_ROOMS: dict[str, str] = {"legion-2010": "pbem.systems.legion.cases"}
+
 
 def register(system: RulesSystem) -> None:
     """Make ``system`` known by its name in this process (a system pbem does not ship: a test's, a folio's own)."""
@@ -79,3 +84,16 @@ def load_scenario(name: str | Path) -> LoadedScenario:
 
     path = find_scenario(str(name))
     return scenario_from_document(scenario_document(path), path)
+
+
+def case_room(document: object, source: str):
+    """The room that loads and runs a case of another system than SPI's (``ruleset.system``), or None for an SPI case;
+    BadInput naming ``source`` when pbem runs no case of the system named."""
+    ruleset = document.get("ruleset") if isinstance(document, dict) else None
+    name = ruleset.get("system") if isinstance(ruleset, dict) else None
+    if name is None or name == SPI:
+        return None
+    if name in CASE_ROOMS:
+        return import_module(CASE_ROOMS[name])
+    raise BadInput(f"names the rules system {name!r}, whose cases this pbem does not run", file=source, field="ruleset.system",
+                   hint=f"the systems whose cases it runs: {', '.join(sorted({SPI, *CASE_ROOMS}))}")

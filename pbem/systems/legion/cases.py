@@ -43,6 +43,10 @@ class LoadedLegionCase:
     board: LegionBoard
     state: LegionState
 
+    def run(self, *, explain: bool = False) -> dict[str, Any]:
+        """The case's outcome, as :func:`pbem.cases.run.run_case` gives an SPI case's (it hands this one here)."""
+        return run_case(self, explain=explain)
+
 
 def load_case(path: Path, document: Any | None = None) -> LoadedLegionCase:
     document = read_json(path) if document is None else document
