@@ -31,7 +31,7 @@ def _keys(base: Path) -> tuple[Path, Path, Path]:
 
 
 def test_the_genesis_records_the_edition_and_the_game_is_played_and_audited_by_it(tmp_path):
-    done = run_blind_demo("leyte-assault", tmp_path / "g", policies=GREEDY, seed=1, edition="spi-1975")
+    done = run_blind_demo("test-skirmish", tmp_path / "g", policies=GREEDY, seed=1, edition="spi-1975")
     assert not done.verify_findings and not done.audit_findings
     held = blind_files.load(done.folders["US"])
     assert held.messages[0].body["edition"] == "spi-1975"
@@ -48,7 +48,7 @@ def test_a_game_adjudicated_by_another_edition_than_recorded_is_caught_at_the_au
     for seed in range(1, 8):  # a game where the two editions part (dg-2009 decides for the non-phasing player)
         with monkeypatch.context() as m:
             m.setattr(br, "ruleset_of", dg_always)
-            done = run_blind_demo("leyte-assault", tmp_path / str(seed), policies=GREEDY, seed=seed, edition="spi-1975")
+            done = run_blind_demo("test-skirmish", tmp_path / str(seed), policies=GREEDY, seed=seed, edition="spi-1975")
         held = blind_files.load(done.folders["US"])
         assert held.messages[0].body["edition"] == "spi-1975"
         assert not blind_files.findings(held), "the American player cannot tell at once: the hidden side is not his"
