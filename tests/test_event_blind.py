@@ -43,16 +43,20 @@ def event(tmp_path_factory):
     good = [_blind(base, f"b{i}", seed=i) for i in range(3)]
     play_game(base / "event" / "r0", "test-skirmish", seed=0)  # a refereed game beside them, with its reveal
 
-    withheld = _blind(base, "b-withheld", seed=5)
+    # The cheats' games are copies of good ones, each a game of its own in the event (the audit reads each folder
+    # by itself), the secret then withheld or replaced: what is audited is the secret, not the play.
+    withheld = base / "event" / "b-withheld"
+    shutil.copytree(good[1], withheld)
     (withheld / blindfile.SECRET_NAME).unlink()  # the game is over and the Japanese player never published
 
-    false = _blind(base, "b-false-secret", seed=6)  # a secret, signed by him, that is not the one he committed to
+    false = base / "event" / "b-false-secret"  # a secret, signed by him, that is not the one he committed to
+    shutil.copytree(good[2], false)
     secret_path = false / blindfile.SECRET_NAME
     message = blindfile.read(secret_path.read_text(), str(secret_path))
     body = {k: v for k, v in message.body.items() if k not in ("format", "mode")}
     body["secret"] = base64.b64encode(os.urandom(32)).decode()
     secret_path.unlink()
-    jp = open_key(base / "played" / "b-false-secret" / "jp.key", None)
+    jp = open_key(base / "played" / "b2" / "jp.key", None)
     secret_path.write_text(blindfile.write(jp, body))
 
     unfinished = base / "event" / "b-unfinished"  # a game still being played: six files so far
