@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -338,6 +339,17 @@ def _twins(loaded, game):
         before = step.state
 
 
+@functools.cache
+def _assault_game():
+    """The leyte-assault game both note tests search for twins in, played once for the two (it is only read)."""
+    from pbem.bot.selfplay import play_out
+    from pbem.loading.datafiles import load_scenario
+    from tests.leak_scan import HIDDEN_UNITS
+
+    loaded = load_scenario("leyte-assault")
+    return loaded, play_out(loaded, {"US": "greedy", "JP": "greedy"}, seed=1, options=HIDDEN_UNITS)
+
+
 def test_a_long_american_note_makes_no_padded_size_depend_on_the_hidden_content():
     """Issue 37 item 3: an American note (up to 2,000 characters, signed with his orders and shown in both views)
     must not make the padded size depend on what the sealed Japanese content is.  Twin games differing only in which
@@ -351,8 +363,7 @@ def test_a_long_american_note_makes_no_padded_size_depend_on_the_hidden_content(
     from tests import size_twins
     from tests.leak_scan import HIDDEN_UNITS
 
-    loaded = load_scenario("leyte-assault")
-    game = play_out(loaded, {"US": "greedy", "JP": "greedy"}, seed=1, options=HIDDEN_UNITS)
+    loaded, game = _assault_game()
     parties, tried = size_twins.parties(), 0
     for step, other in list(_twins(loaded, game))[:6]:
         tried += 1
@@ -379,8 +390,7 @@ def test_the_note_search_tells_twins_apart_when_the_note_is_not_counted():
     from pbem.loading.datafiles import load_scenario
     from tests.leak_scan import HIDDEN_UNITS
 
-    loaded = load_scenario("leyte-assault")
-    game = play_out(loaded, {"US": "greedy", "JP": "greedy"}, seed=1, options=HIDDEN_UNITS)
+    loaded, game = _assault_game()
     found = [_note_that_tells_twins_apart(loaded, step, other,
                                           lambda note: sealed_bucket(loaded.scenario, hidden=True, previous=None))
              for step, other in list(_twins(loaded, game))[:6]]
