@@ -131,7 +131,8 @@ def public_exposure(board: Board, seen: GameState, markers: list[str], orders: A
     ``markers``: the hexes the root before the step commits to that stand hidden; ``orders``: his parsed orders
     (None for the set-up); ``rolls``: the step's rolls (the intelligence die is public and checked).
 
-    Required: every marker named as a defender, a barrage's included (19B.4; a dummy is removed, 19B.6), and every
+    Required: every marker named as a defender, a barrage's included (19B.4; a dummy is removed, 19B.6), every
+    marker of the set-up in a clear hex (19B.3: exposed there as the set-up ends), and every
     pick of the intelligence roll (19B.7: the priority, then the policy, from the hexes and the die).  Allowed besides:
     the markers in an American zone of control after his movement (a dummy there is removed, 19B.6) and those next to
     a defender (a retreating defender may displace them, 7.8)."""
@@ -162,6 +163,11 @@ def public_exposure(board: Board, seen: GameState, markers: list[str], orders: A
         if orders.intelligence is not None and orders.intelligence.priority is not None:
             priority = list(orders.intelligence.priority)
     placement = Placement(units, locations)
+    if setup:  # a unit set up in a clear hex is exposed there as the set-up ends (19B.3; no dummy may be, 19B.2)
+        from pbem.engine.dummies import clear
+
+        for where in sorted(h for h in hidden if clear(board, h)):
+            required.setdefault(where, "19B.3")
     dice = [r for r in rolls if str(r.get("purpose", "")).startswith("intelligence")]
     if dice:
         count = sum(int(r["value"]) for r in dice)

@@ -38,11 +38,12 @@ from pbem.engine.deployment import apply_deployment
 from pbem.engine import hexes
 from pbem.errors import BadInput
 from pbem.game.modes.blind.exposure import PIECE_FIELDS, exposure, pieces, public_exposure
+from pbem.game.modes.blind.move_bound import MoveBound, Seen
 from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
 from pbem.game.step import Step, genesis_step, play
 from pbem.model.common import ELIMINATED, EXITED, NOT_ON_MAP
 from pbem.model.state import GameState
-from pbem.protocol import commitment, dice, signing
+from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import DIGEST_PREFIX, canonical_bytes
 from pbem.protocol.commitment import Opening, verify_opening
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
@@ -178,6 +179,7 @@ class American:
         self.japanese = japanese  # the Japanese units' ids, from the public scenario
         self.loaded = loaded  # the public scenario: its order of battle, dummy count and map (issue 35's checks)
         self.order_of_battle = {} if loaded is None else order_of_battle(loaded)
+        self.bound = None if loaded is None else MoveBound(loaded)  # the public bound on hidden moves (issue 35 item 4)
         self.last_view: dict | None = None  # the view of the publication before, on which he wrote his orders
         self.dummies_removed = 0
         self.known: set[str] = set()  # those he has been shown
@@ -239,6 +241,7 @@ class American:
             self._check_pieces(pub)
             if dice_hold:
                 self._check_exposure(pub, markers)
+                self._check_moves(pub, markers)
             self.dummies_removed += sum(1 for e in view["last"]["events"] if e["type"] == "dummy_removed")
             allowed = (self.loaded.scenario.hidden_units.dummies if self.loaded.scenario.hidden_units else 0)
             if self.dummies_removed > allowed:
@@ -262,6 +265,20 @@ class American:
         if pub.side == "US":
             self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
         self.acknowledge(seq, pub.root, new_markers)
+
+    def _check_moves(self, pub: Publication, markers: list[str]) -> None:
+        """The counters after the step against those before it, under the public bound on every Japanese move
+        (:mod:`pbem.game.modes.blind.move_bound`): what no legal play gives is refused now, not at the audit."""
+        if pub.side == "setup":
+            before = Seen.of_markers(markers)
+        elif self.last_view is not None:
+            before = Seen.of_view(self.last_view)
+        else:
+            return
+        placed = len(self.record.setup_markers) - self.bound.set_up_units
+        for problem in self.bound.check(pub.side, before, Seen.of_view(pub.view), pub.view["last"]["events"],
+                                        dummies_left=placed - self.dummies_removed, file=blindfile.file_name(2 * pub.seq)):
+            self._found(pub.seq, problem)
 
     def _check_events(self, pub: Publication) -> None:
         """The view's events against its position: each unit the position names stands where the last event that
@@ -337,7 +354,8 @@ class American:
         opened = {o.marker for o in pub.before}
         for where, rule in sorted(due.required.items()):
             if where not in opened:
-                what = "a defender of an American attack" if rule == "19B.4" else "a pick of the intelligence roll"
+                what = {"19B.4": "a defender of an American attack", "19B.3": "a unit set up in a clear hex"}.get(
+                    rule, "a pick of the intelligence roll")
                 self._found(pub.seq, f"did not open the marker in {where}, {what} ({rule}): the step must open it "
                                      "against the root before it, and resolve with what stood there")
         # the artillery a defense's FPF named is exposed (19B.4): allowed where it stood within range of a defender
