@@ -126,10 +126,11 @@ class PublicExposure:
 
 
 def public_exposure(board: Board, seen: GameState, markers: list[str], orders: Any, rolls: list[dict], *,
-                    setup: bool, beaches: Iterable[str] = ()) -> PublicExposure:
+                    setup: bool, beaches: Iterable[str] = (), cancelled: Iterable[int] = ()) -> PublicExposure:
     """``seen``: the American view's position before the step (the set-up: after it, its American units unmoved);
     ``markers``: the hexes the root before the step commits to that stand hidden; ``orders``: his parsed orders
-    (None for the set-up); ``rolls``: the step's rolls (the intelligence die is public and checked).
+    (None for the set-up); ``rolls``: the step's rolls (the intelligence die is public and checked); ``cancelled``:
+    the attacks (numbered from 1 in his orders) the step's events call off before they are fought.
 
     Required: every marker named as a defender, a barrage's included (19B.4; a dummy is removed, 19B.6), every
     marker of the set-up in a clear hex (19B.3: exposed there as the set-up ends), and every
@@ -141,6 +142,7 @@ def public_exposure(board: Board, seen: GameState, markers: list[str], orders: A
     from pbem.model.common import OFFMAP
 
     hidden = set(markers)
+    cancelled = set(cancelled)
     # his units where he sees them, and a marker (its id its hex) on every hex the root before commits hidden
     units = {u.id: u for u in seen.units if u.side != "JP"} | {h: fog.marker(h) for h in sorted(hidden)}
     locations = {u: seen.locations.get(u, OFFMAP) for u in units if u not in hidden} | {h: h for h in hidden}
@@ -154,12 +156,12 @@ def public_exposure(board: Board, seen: GameState, markers: list[str], orders: A
                 end = move.path[-1] if move.path else move.enter or locations.get(move.unit)
                 locations[move.unit] = OFFMAP if move.exit else end
         defended = set()
-        for attack in orders.attacks:
+        for index, attack in enumerate(orders.attacks, 1):
             for named in attack.defenders:
                 where = named if named in hidden else by_id.get(named, named)
                 defended.add(where)
-                if where in hidden:
-                    required.setdefault(where, "19B.4")
+                if where in hidden:  # an attack called off before it is fought (I9, 7.82, 7.83) exposes no one
+                    (allowed if index in cancelled else required).setdefault(where, "19B.4")
         if orders.intelligence is not None and orders.intelligence.priority is not None:
             priority = list(orders.intelligence.priority)
     placement = Placement(units, locations)

@@ -347,7 +347,8 @@ class American:
                 return  # orders the view refuses: _rejudged's finding
         try:
             due = public_exposure(self.loaded.board, seen, hidden, orders, pub.rolls, setup=pub.side == "setup",
-                                  beaches=self.loaded.board.beaches)
+                                  beaches=self.loaded.board.beaches, cancelled={
+                                      e.get("index") for e in pub.view["last"]["events"] if e["type"] == "combat_cancelled"})
         except (KeyError, TypeError, ValueError) as exc:
             self._found(pub.seq, f"published rolls from which the exposures cannot be computed ({type(exc).__name__}: {exc})")
             return
