@@ -37,7 +37,7 @@ from pbem.loading.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
 from pbem.engine import hexes
 from pbem.errors import BadInput
-from pbem.game.modes.blind.exposure import PIECE_FIELDS, exposure, pieces, public_exposure
+from pbem.game.modes.blind.exposure import PIECE_FIELDS, called_off, displacement_told, exposure, pieces, public_exposure
 from pbem.game.modes.blind.move_bound import MoveBound, Seen
 from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
 from pbem.game.step import Step, genesis_step, play
@@ -239,6 +239,8 @@ class American:
         self._check_events(pub)
         if self.loaded is not None:
             self._check_pieces(pub)
+            if pub.side == "setup":
+                self._check_set_up_openings(pub)
             if dice_hold:
                 self._check_exposure(pub, markers)
                 self._check_moves(pub, markers)
@@ -324,6 +326,20 @@ class American:
                                      + ", ".join(f"{k} {piece.get(k)!r}" for k in differ) + ", where the scenario's order "
                                      "of battle prints " + ", ".join(f"{k} {unit.get(k)!r}" for k in differ))
 
+    def _check_set_up_openings(self, pub: Publication) -> None:
+        """Each piece the set-up step opens stands where its kind may set up: no dummy in a clear hex (19B.3), no armor
+        off its terrain (5.25) — what the markers alone could not tell (:mod:`.setup_kinds`)."""
+        from pbem.engine.deployment import SetupZone
+        from pbem.engine.sequence import opening
+
+        zone = SetupZone.of(self.loaded.board, opening(self.loaded.scenario, hidden=True))
+        for o in pub.before:
+            kind = "dummy" if o.is_dummy else o.piece.get("kind")
+            broken = zone.limits_broken(o.marker, armor=kind == "armor", dummy=o.is_dummy)
+            if broken:
+                self._found(pub.seq, f"opened the marker in {o.marker} as {'a dummy' if o.is_dummy else o.piece.get('id')}, "
+                                     f"which may not set up there ({broken[0][0]}: {broken[0][1]}): his set-up broke 19B.2")
+
     def _check_exposure(self, pub: Publication, markers: list[str]) -> None:
         """An American player-turn (or the set-up's intelligence roll) opens exactly the markers it exposes, which he
         computes from public data (:func:`public_exposure`): his attacks' defenders, the picks of the intelligence die,
@@ -347,8 +363,8 @@ class American:
                 return  # orders the view refuses: _rejudged's finding
         try:
             due = public_exposure(self.loaded.board, seen, hidden, orders, pub.rolls, setup=pub.side == "setup",
-                                  beaches=self.loaded.board.beaches, cancelled={
-                                      e.get("index") for e in pub.view["last"]["events"] if e["type"] == "combat_cancelled"})
+                                  beaches=self.loaded.board.beaches,
+                                  cancelled=called_off(pub.view["last"]["events"], orders, self.japanese) if orders else ())
         except (KeyError, TypeError, ValueError) as exc:
             self._found(pub.seq, f"published rolls from which the exposures cannot be computed ({type(exc).__name__}: {exc})")
             return
@@ -370,9 +386,15 @@ class American:
                 reach = int(o.piece.get("range") or 0)
                 if any(d and d not in NOT_ON_MAP and hexes.distance(o.marker, d) <= reach for d in defenders):
                     firing.add(o.marker)
+        events = pub.view["last"]["events"]
+        pieces_opened = {o.marker: ({"kind": "dummy"} if o.is_dummy else o.piece) for o in pub.before}
         for where in sorted(opened - set(due.allowed) - firing):
+            if displacement_told(self.loaded.board, events, where, pieces_opened[where], self.japanese):
+                continue
             self._found(pub.seq, f"opened the marker in {where}, which the step does not expose: it is no defender, no "
-                                 "pick of an intelligence roll, in no American zone of control and on no defender's retreat (19B.4, 19B.6, 19B.7, 7.8)")
+                                 "pick of an intelligence roll, in no American zone of control, and no Japanese retreat of "
+                                 "the step displaced its piece into a clear hex within reach, where the step tells it "
+                                 "(19B.4, 19B.6, 19B.7, 7.8, 19B.3)")
 
     def _check_defense(self, pub: Publication, strengths: dict[str, dict]) -> None:
         """Each of his attacks fought the opened defenders: its defense is theirs plus the FPF it drew (7.4, 8.0)."""
@@ -420,7 +442,10 @@ def order_of_battle(loaded: LoadedScenario) -> dict[str, dict]:
 
 def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1) -> list[Finding]:
     """The set-up's markers against the public set-up zone and counts (19B.2 adapted, 19B.6): each marker on a hex
-    some piece may take, no two on one hex (5.31), as many as the set-up units and at most the scenario's dummies more."""
+    some piece may take, no two on one hex (5.31), as many as the set-up units and at most the scenario's dummies more,
+    and kind by kind (:mod:`.setup_kinds`): every set-up unit under a marker its kind may take (armor, 5.25), every
+    marker where no dummy may stand (a clear hex, 19B.3) held by a unit."""
+    from pbem.game.modes.blind.setup_kinds import kind_problems
     from pbem.engine.deployment import SetupZone
     from pbem.engine.sequence import opening
 
@@ -438,6 +463,11 @@ def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1) -> 
     if outside:
         found.append(Finding("JP", seq, AT_ONCE, f"committed markers in {' '.join(sorted(outside))}, where no piece may "
                              f"set up: outside the set-up zone of scenario {loaded.scenario.id} (19B.2 adapted)"))
+        return found
+    inside = sorted(set(markers))
+    found += [Finding("JP", seq, AT_ONCE, f"{what} (scenario {loaded.scenario.id})") for what in kind_problems(
+        units, inside, lambda unit, h: not zone.limits_broken(h, armor=unit.kind == "armor"),
+        lambda h: not zone.limits_broken(h, dummy=True))]
     return found
 
 
