@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.loading.datafiles import load_scenario
 from pbem.protocol import blindfile, commitment as c
 from pbem.protocol.canonical import canonical_bytes
 from tests.blind_games import GAME, SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, resign, step, reproducible, begin as _begin  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
@@ -239,6 +240,10 @@ def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the
     said = pbem("audit", us.game, code=1)
     assert "AUDIT FAILED" in said and f"step {seq}: JP carried out orders the rules refuse ({rule})" in said, said
     assert cheat["unit"] in said and words in said and "caught at the audit" in said
+    # the deed (issue 35 item 6): the unit, where it stood, where it went, its allowance
+    allowance = next(u.move for u in load_scenario(scenario).scenario.units if u.id == cheat["unit"])
+    assert f"the deed: {cheat['unit']} moved from {cheat['start']} to {cheat['end']}" in said, said
+    assert f"movement allowance {allowance})" in said, said
 
 
 # -- what the American player receives: the same bytes whatever stands under a hidden marker ---------------------

@@ -216,6 +216,11 @@ def test_a_piece_opened_with_strengths_the_order_of_battle_does_not_print_is_cau
     assert code == 1, said
     assert "as jp-7-armor with defense 15, where the scenario's order of battle prints defense 1" in said, said
     assert "caught at once" in said
+    # the audit names the deed (issue 35 item 6): the marker, the unit, the strength and the rule case
+    said = pbem("audit", us.game, code=1)
+    assert "AUDIT FAILED" in said, said
+    assert (f"JP opened the marker in {opened[0].marker} as jp-7-armor with defense 15, where the scenario's order of "
+            "battle prints defense 1 (3.0") in said, said
 
 
 def resign_genesis(players, change) -> None:

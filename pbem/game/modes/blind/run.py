@@ -324,7 +324,8 @@ class American:
             if differ:
                 self._found(pub.seq, f"opened the marker in {opening.marker} as {unit['id']} with "
                                      + ", ".join(f"{k} {piece.get(k)!r}" for k in differ) + ", where the scenario's order "
-                                     "of battle prints " + ", ".join(f"{k} {unit.get(k)!r}" for k in differ))
+                                     "of battle prints " + ", ".join(f"{k} {unit.get(k)!r}" for k in differ)
+                                     + " (3.0: every unit fights and moves with its printed strengths)")
 
     def _check_set_up_openings(self, pub: Publication) -> None:
         """Each piece the set-up step opens stands where its kind may set up: no dummy in a clear hex (19B.3), no armor
@@ -619,7 +620,8 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
                 placed = apply_deployment(step.state, orders_from(orders, "the Japanese set-up"))
                 tree = commitment.commit(secret, game=game, seq=-1, pieces=pieces(placed))
                 if tree.root != record.setup_root:
-                    findings.append(Finding("JP", seq, AT_AUDIT, "committed a set-up that is not the one his orders deploy"))
+                    findings.append(Finding("JP", seq, AT_AUDIT, "committed a set-up that is not the one his orders deploy "
+                                            "(19B.2)" + opened_otherwise(pieces(placed), pub.before)))
                     break
         else:
             orders, salt = record.us_orders[seq]
@@ -630,11 +632,13 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
             rules = ", ".join(sorted({p["rule"] for p in step.last["problems"] if p.get("rule")}))
             findings.append(Finding("JP", seq, AT_AUDIT,  # he adjudicated the step, whoever wrote the orders
                                     f"carried out orders the rules refuse ({rules}): "
-                                    + "; ".join(p["message"] for p in step.last["problems"][:3])))
+                                    + "; ".join(p["message"] for p in step.last["problems"][:3])
+                                    + moves_refused(prior, orders, step.last["problems"])))
             break
         if commitment.commit(secret, game=game, seq=seq, pieces=pieces(step.state)).root != pub.root:
             findings.append(Finding("JP", seq, AT_AUDIT, "published a root that the replayed position does not give: "
-                                                         "the commitment changed otherwise than the moves"
+                                                         "the commitment changed otherwise than the moves (5.11: no "
+                                                         "unit moves but as the orders and the combat results move it)"
                                     + deed(step.state, pub, prior, lambda p, seq=seq: commitment.commit(
                                         secret, game=game, seq=seq, pieces=p).root)))
             break
@@ -646,6 +650,36 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
             findings.append(Finding("JP", seq, AT_AUDIT, "recorded other rolls than the replay makes"))
             break
     return findings, step
+
+
+def moves_refused(prior: GameState, orders: Any, problems: list[dict]) -> str:
+    """The moves of the orders the audit refuses, as deeds: each unit a problem names, where it stood, where its move
+    ended and its allowance (issue 35 item 6)."""
+    named = {p.get("unit") for p in problems if p.get("unit")}
+    units = prior.unit_index()
+    told = []
+    for move in (orders.get("moves") or []) if isinstance(orders, dict) else []:
+        unit = move.get("unit") if isinstance(move, dict) else None
+        if unit not in named or unit not in units:
+            continue
+        path = [h for h in move.get("path") or [] if isinstance(h, str)]
+        start = move.get("enter") or prior.locations.get(unit)
+        told.append(f"{unit} moved from {start} to {path[-1] if path else start} (path {' '.join(path) or 'none'}; "
+                    f"movement allowance {units[unit].move})")
+    return (" — the deed: " + "; ".join(told)) if told else ""
+
+
+def opened_otherwise(true: dict[str, dict], opened: list[Opening]) -> str:
+    """Each piece opened against a root as another than the replay has under that marker: its hex, what was opened
+    and what the replay has there (strengths included)."""
+    def named(piece: dict | None) -> str:
+        if not piece or piece.get("kind") == "dummy":
+            return "a dummy"
+        return f"{piece.get('id')} ({piece.get('attack')}-{piece.get('defense')}-{piece.get('move')})"
+
+    told = [f"opened {o.marker} as {named(o.piece)}, where the replay has {named(true.get(o.marker))}"
+            for o in opened if any((true.get(o.marker) or {}).get(k) != v for k, v in o.piece.items())]
+    return (": " + "; ".join(told[:4])) if told else ""
 
 
 def deed(replayed: GameState, pub: Publication, prior: GameState | None = None,
@@ -683,7 +717,8 @@ def deed(replayed: GameState, pub: Publication, prior: GameState | None = None,
                     return (f": {named(true[x])} committed in {y} and {named(true[y])} in {x}, where the replay has them "
                             "the other way round (pieces exchanged between markers)")
     return (": " + "; ".join(told[:4]) + (f" (and {len(told) - 4} more)" if len(told) > 4 else "")) if told else \
-        " (the same hexes and openings: pieces exchanged between markers)"
+        " (the same hexes and openings: pieces exchanged between markers, or a piece committed otherwise than the " \
+        "replay under a marker no opening shows)"
 
 
 def salts_match(secret: bytes, record: Record) -> bool:
