@@ -291,14 +291,16 @@ class MoveBound:
         return self._reach[key]
 
     def _widened(self, found: frozenset[str], slack: int) -> frozenset[str]:
-        """``found`` and every hex within ``slack`` hexes of it (the combat results' moves, 7.7-7.9)."""
+        """``found`` and every hex within ``slack`` steps of it that a combat result can move a unit into (7.7-7.9)."""
         if slack <= 0:
             return found
         key = ("wide", found, slack)
         if key not in self._reach:
+            steps, closed = graph_of(self.board).steps, self.board.closed.get("JP", frozenset())
             seen, frontier = set(found), set(found)
-            for _ in range(slack):
-                frontier = {n for h in frontier for n in self.board.neighbours(h)} - seen
+            for _ in range(slack):  # a retreat, advance or displacement never enters the sea, crosses a prohibited
+                # hexside (7.72, nothing crosses one) or enters a hex closed to the Japanese (16.23, I24)
+                frontier = {n for h in frontier for n, _w, _a in steps.get(h, ()) if n not in closed} - seen
                 seen |= frontier
             self._reach[key] = frozenset(seen)
         return self._reach[key]
