@@ -448,3 +448,46 @@ def test_a_marker_opened_near_a_retreat_but_never_displaced_into_sight_is_caught
     assert code == 1, said
     assert f"step {done['seq']}: JP opened the marker in {done['hex']}, which the step does not expose" in said, said
     assert "7.8" in said and "caught at once" in said, said
+
+
+@contextlib.contextmanager
+def one_point_stronger():
+    """The Japanese client: every Japanese attack is fought one point stronger than its attackers print (his engine's
+    figures: the event, the roll's purpose, the public record, all alike)."""
+    import dataclasses
+
+    import pbem.engine.engagement as engagement
+
+    real = engagement.engage
+
+    def engage(state, index, attack):
+        found = real(state, index, attack)
+        if state.phasing != "JP":
+            return found
+        return dataclasses.replace(found, attack_strength=found.attack_strength + 1)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engagement, "engage", engage)
+        yield
+
+
+def test_a_japanese_attack_fought_stronger_than_its_attackers_print_is_caught_at_once(tmp_path):
+    """Issue 35: every figure of a Japanese attack is public — its attackers (named, and opened as they stand exposed
+    after it), their printed strengths, the Ground Support spent — so the attack it was fought with is checked at once.
+    The Japanese client fights one point stronger, every record of it consistent; before, only the audit found it."""
+    players = begin(tmp_path)
+    for _ in range(60):
+        writer, sent = write(players, one_point_stronger)
+        pub = blindfile.read(sent.read_text(), sent.name).body.get("publication") if writer == "JP" else None
+        fought = [e for e in (pub or {}).get("view", {}).get("last", {}).get("events", [])
+                  if e["type"] == "combat" and pub["side"] == "JP"]
+        if fought:
+            break
+    else:
+        pytest.skip("no Japanese attack in this game")
+    event = fought[0]
+    code, said = verdict(players)
+    assert code == 1, said
+    assert (f"step {pub['seq']}: JP resolved combat {event['index']} with an attack of {event['attack']}, but its "
+            f"attackers") in said and f"make {event['attack'] - 1} (7.3" in said, said
+    assert "caught at once" in said, said

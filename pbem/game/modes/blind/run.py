@@ -266,7 +266,31 @@ class American:
             self._found(seq, f"shows exposed units in {' '.join(sorted(missing))} without opening them")
         if pub.side == "US":
             self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
+        if self.loaded is not None and pub.side in ("US", "JP"):
+            self._check_attack(pub, self.order_of_battle | {u: unit for u, unit in shown.items() if unit["side"] == "US"})
         self.acknowledge(seq, pub.root, new_markers)
+
+    def _check_attack(self, pub: Publication, strengths: dict[str, dict]) -> None:
+        """Each combat's attack is its listed units' printed strengths (7.3, 8.1: barrage for artillery; 10.11: an
+        infantry or engineer attack doubled in a Banzai) plus its Ground Support Points (9.1): every figure public,
+        the Japanese attackers' from the order of battle.  Issue 35: a Japanese attack fought stronger than printed."""
+        from pbem.engine.engagement import BANZAI_KINDS
+
+        for e in pub.view["last"]["events"]:
+            if e.get("type") != "combat":
+                continue
+            listed = list(e.get("attackers") or []) + list(e.get("barrage") or [])
+            if any(u not in strengths for u in listed):
+                continue  # a unit no public list holds: its opening's own checks name it
+            banzai = bool(e.get("banzai"))
+            expected = int(e.get("gsp") or 0) + sum(
+                int(strengths[u].get("barrage") or 0) if strengths[u].get("kind") == "artillery"
+                else int(strengths[u].get("attack") or 0) * (2 if banzai and strengths[u].get("kind") in BANZAI_KINDS else 1)
+                for u in listed)
+            if expected != e.get("attack"):
+                self._found(pub.seq, f"resolved combat {e.get('index')} with an attack of {e.get('attack')}, but its "
+                                     f"attackers ({' '.join(listed) or 'none'}, printed strengths) and Ground Support make "
+                                     f"{expected} (7.3, 8.1, 9.1, 10.11)")
 
     def _check_moves(self, pub: Publication, markers: list[str]) -> None:
         """The counters after the step against those before it, under the public bound on every Japanese move
