@@ -162,3 +162,54 @@ def test_legal_bot_games_pass_the_bound_at_every_step(name, us, jp, seed):
                       after.us_hexes, after.known, after.eliminated, after.turn)
     bound = MoveBound(loaded, entered=len(loaded.scenario.units))  # every reinforcement counted in: only moves can explain it
     assert bound.check("JP", seen, teleported, pub.view["last"]["events"], dummies_left=9) != []
+
+
+class MovesInTheAmericanTurn(br.Japanese):
+    """In his first American player-turn after the set-up, moves one of his hidden units to the nearest hex farther
+    from every Japanese counter than the step's combat results can move one (5.11, 7.7-7.9), and publishes the step
+    so (every commitment and opening consistent)."""
+
+    moved: tuple | None = None
+
+    def carry_out(self, seq, step, orders, stream, ruleset):
+        from pbem.engine import hexes as hx
+        from pbem.game.modes.blind.move_bound import _combat_slack
+        from pbem.game.step import record_step
+
+        played = super().carry_out(seq, step, orders, stream, ruleset)
+        state, board = played.state, self.loaded.board
+        if self.moved or step.state.to_act() != "US" or not step.state.hidden.deployed or not played.last["valid"]:
+            return played
+        own, pushed = _combat_slack(played.last["events"], "US")
+        japanese = {h for u, h in list(step.state.locations.items()) + list(state.locations.items())
+                    if h not in NOT_ON_MAP and state.unit(u).side == "JP"}
+        taken = {h for h in state.locations.values() if h not in NOT_ON_MAP}
+        us = {state.locations[u.id] for u in state.units if u.side == "US" and state.on_map(u.id)}
+        zoc = {n for h in us for n in board.neighbours(h)}
+        far = [h for h in board.all_hexes if board.land(h) and h not in taken and h not in zoc and not clear(board, h)
+               and min(hx.distance(h, j) for j in japanese) > own + pushed]
+        for unit in sorted(state.units, key=lambda u: u.id):
+            here = state.locations.get(unit.id)
+            if unit.side != "JP" or here in NOT_ON_MAP or unit.id in state.hidden.exposed or not far:
+                continue
+            there = min(far, key=lambda h: (hx.distance(h, here), h))
+            self.moved = (seq, unit.id, here, there)
+            moved = state.model_copy(update={"locations": {**state.locations, unit.id: there}})
+            return record_step(moved, game=self.game, seq=seq, scenario_ref=self.ref, ruleset=ruleset,
+                               over=played.over, last=played.last, loaded=self.loaded, before=step.state)
+        return played
+
+
+def test_a_hidden_unit_moved_in_an_american_player_turn_is_refused_at_once():
+    """5.11: no Japanese unit moves in the American player-turn but by a combat result.  The cheater's in-process
+    client moves one hidden unit there beyond what the step's combats can move any; the American player's unmodified
+    checks refuse the step at once, naming the counter and 5.11."""
+    loaded = load_scenario(SCENARIO)
+    record, jp = br.run(loaded, us=US, players=br.bot_players(loaded, {"US": "greedy", "JP": "greedy"}, 1),
+                        secret=bytes([7]) * 32, us_secret=bytes([8]) * 32, japanese=MovesInTheAmericanTurn, max_steps=3)
+    assert jp.moved, "no American player-turn was played"
+    seq, unit, start, end = jp.moved
+    found = [f for f in record.findings if f.seq == seq]
+    assert found and found[0].cheater == "JP" and found[0].when == br.AT_ONCE, [str(f) for f in record.findings]
+    assert f"counters no legal play can have put where they stand: {end}" in found[0].what, found[0]
+    assert "an American player-turn" in found[0].what and "(5.11)" in found[0].what, found[0]
