@@ -13,12 +13,13 @@ It must never refuse a legal game, so every term is an upper bound:
 
 - **Movement** (Japanese player-turn only; 5.11: nothing Japanese moves in an American Movement Phase): from each
   counter before the step, the engine's own Dijkstra (:func:`pbem.engine.reach.search`, the costs of 5.21-5.23 and
-  I11) with the largest allowance any piece that may stand under that marker has — the order of battle due by now,
-  less the units the American view shows (on the map, eliminated), and the dummies while any is left (a dummy moves
-  as the fastest Japanese unit, 19B.6) — or, for a unit the view showed there, its own.  It moves as the freest kind
-  does: no armor terrain limit (5.25), and a step out of an American zone of control (6.14); but never into an
-  American unit (5.12), a sea hex or across a prohibited hexside (5.21), a hex closed to the Japanese (16.23), nor
-  on from an American zone of control it entered (6.0).  Friendly counters never block (5.31, 5.32).
+  I11), once for each way of moving among the pieces that may stand under that marker, with the largest allowance
+  of that way — the order of battle due by now, less the units the American view shows (on the map, eliminated),
+  and the dummies while any is left (a dummy moves as the fastest Japanese unit, 19B.6, but never enters a clear hex
+  unseen, 19B.3) — or, for a unit the view shows before or after, its own.  Armor keeps to its terrain (5.25); only
+  infantry and engineers step out of an American zone of control (6.14); nothing enters an American unit (5.12), a
+  sea hex or crosses a prohibited hexside (5.21), enters a hex closed to the Japanese (16.23), or goes on from an
+  American zone of control it entered (6.0).  Friendly counters never block (5.31, 5.32).
 - **Reinforcements** (12.1, 12.2): every Japanese unit of the order of appearance due by this Game-Turn and not yet
   shown may enter by its area (12.21, 12.23; 12.22 stops it in a zone of control), the air assault battalion
   anywhere on its own Game-Turn (12.42).  How many entered is bounded twice: no more than are due less those that
@@ -216,10 +217,14 @@ class MoveBound:
             counted = len(new) - len(old) + gone
             pool = len(self._due(turn or 0)) - self.entered
             if entering > min(pool, counted) and not lost:
-                problems.append(
-                    f"published in {file} {entering} counter(s) on the map that no counter before the step could have become, "
-                    f"where {'the order of appearance has ' + str(max(pool, 0)) + ' Japanese reinforcement(s) left to enter by Game-Turn ' + str(turn) if pool < counted else 'the counters account for ' + str(max(counted, 0)) + ' entering (' + str(len(new)) + ' after, ' + str(len(old)) + ' before, ' + str(gone) + ' eliminated or removed)'} "
-                    "(12.1, 12.2; 5.13): a counter moved beyond every allowance, or one taken off and put back elsewhere")
+                if pool < counted:
+                    why = f"the order of appearance has {max(pool, 0)} Japanese reinforcement(s) left to enter by Game-Turn {turn}"
+                else:
+                    why = (f"the counters account for {max(counted, 0)} entering ({len(new)} after, {len(old)} before, "
+                           f"{gone} eliminated or removed)")
+                problems.append(f"published in {file} {entering} counter(s) on the map that no counter before the step "
+                                f"could have become, where {why} (12.1, 12.2; 5.13): a counter moved beyond every "
+                                "allowance, or one taken off and put back elsewhere")
             self.entered += max(entering, len(new) - len(old), 0)
         return problems
 

@@ -295,6 +295,8 @@ class American:
     def _check_moves(self, pub: Publication, markers: list[str]) -> None:
         """The counters after the step against those before it, under the public bound on every Japanese move
         (:mod:`pbem.game.modes.blind.move_bound`): what no legal play gives is refused now, not at the audit."""
+        if pub.side == "setup" and pub.view["last"].get("valid") is False:
+            return  # a set-up refused is not carried out: nothing stands where its markers were committed
         if pub.side == "setup":
             before = Seen.of_markers(markers)
         elif self.last_view is not None:
