@@ -264,7 +264,7 @@ def illegal_mover(monkeypatch, rule: str):
         chosen = mover.choose_orders(view["seq"] + 1, step)
         if mover.cheat is not None:
             _, unit, end, legal = mover.cheat
-            cheat.update(orders=canonical_bytes(chosen), unit=unit, end=end, legal=legal)
+            cheat.update(orders=canonical_bytes(chosen), unit=unit, end=end, legal=legal, start=step.state.locations[unit])
         return chosen
 
     def play(loaded, ruleset, state, orders, stream, **kw):

@@ -37,6 +37,7 @@ LONGEST_FIRST = [
     "tests/test_lookahead.py",
     "tests/test_command_imports.py",
     "tests/test_blind_openings.py",
+    "tests/test_blind_move_bound.py",
     "tests/test_leyte_games.py",
     "tests/test_platforms.py",
     "tests/test_event_audit.py",

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.loading.datafiles import load_scenario
 from pbem.protocol import blindfile, commitment as c
 from pbem.protocol.canonical import canonical_bytes
 from tests.blind_games import GAME, SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, resign, step, reproducible, begin as _begin  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
@@ -211,11 +212,18 @@ def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the
             play_to_the_end(players)
             said = players["US"].status(code=1) if cheat else ""
             if "(caught at once)" in said:
+                private = json.loads((players["JP"].game / "blind-private-JP.json").read_text())["orders"]
+                cheated = next(int(s) for s, o in private.items() if canonical_bytes(o) == cheat["orders"])
+                bound = f"step {cheated}: JP published in {blindfile.file_name(2 * cheated)} counters no legal play"
+                if bound in said:
+                    # The public bound on hidden moves (issue 35 item 4): no marker before the step could have reached
+                    # the hex it ends in (the sea, or beyond every allowance), refused at the step itself.
+                    assert cheat["end"] in said and "5.13" in said, said
+                    assert bound in pbem("verify", players["US"].game, code=1)
+                    return
                 # A consequence the American sees: the moved unit stands where it should be exposed (at sea, or in
                 # a clear hex: 19B.3) but is not, and is opened at a later American step that exposes nothing
                 # there; his verify names JP at that step, at once (issue 35), before any audit.
-                private = json.loads((players["JP"].game / "blind-private-JP.json").read_text())["orders"]
-                cheated = next(int(s) for s, o in private.items() if canonical_bytes(o) == cheat["orders"])
                 seq = next(int(m) for m in re.findall(r"step ([0-9]+): JP opened the marker in", said))
                 assert seq > cheated, (seq, cheated)
                 assert "JP opened the marker in" in pbem("verify", players["US"].game, code=1)
@@ -232,6 +240,10 @@ def test_a_hidden_unit_moved_against_the_rules_is_caught_at_the_audit_naming_the
     said = pbem("audit", us.game, code=1)
     assert "AUDIT FAILED" in said and f"step {seq}: JP carried out orders the rules refuse ({rule})" in said, said
     assert cheat["unit"] in said and words in said and "caught at the audit" in said
+    # the deed (issue 35 item 6): the unit, where it stood, where it went, its allowance
+    allowance = next(u.move for u in load_scenario(scenario).scenario.units if u.id == cheat["unit"])
+    assert f"the deed: {cheat['unit']} moved from {cheat['start']} to {cheat['end']}" in said, said
+    assert f"movement allowance {allowance})" in said, said
 
 
 # -- what the American player receives: the same bytes whatever stands under a hidden marker ---------------------

@@ -216,6 +216,11 @@ def test_a_piece_opened_with_strengths_the_order_of_battle_does_not_print_is_cau
     assert code == 1, said
     assert "as jp-7-armor with defense 15, where the scenario's order of battle prints defense 1" in said, said
     assert "caught at once" in said
+    # the audit names the deed (issue 35 item 6): the marker, the unit, the strength and the rule case
+    said = pbem("audit", us.game, code=1)
+    assert "AUDIT FAILED" in said, said
+    assert (f"JP opened the marker in {opened[0].marker} as jp-7-armor with defense 15, where the scenario's order of "
+            "battle prints defense 1 (3.0") in said, said
 
 
 def resign_genesis(players, change) -> None:
@@ -227,18 +232,28 @@ def resign_genesis(players, change) -> None:
 @pytest.mark.parametrize("cheat,words", [
     ("outside", "where no piece may set up: outside the set-up zone"),
     ("too many", "at most 4 dummies (19B.2, 19B.6)"),
+    ("no armor hex", "leaves jp-7-armor (armor) no marker to stand under: no marker of the set-up (or too few) stands "
+                     "where armor may set up"),
+    ("all clear", "committed 16 marker(s) where no dummy may set up (a clear hex, 19B.3"),
 ])
 def test_a_set_up_outside_the_zone_or_with_too_many_markers_is_caught_at_once(tmp_path, cheat, words):
-    """Issue 35 item 3: the set-up's marker hexes and their number are public; the genesis is refused by the
-    American's verify (and his first blind next) before he acknowledges it."""
+    """Issue 35 items 2-3: the set-up's marker hexes and their number are public; so is which kinds of piece each hex
+    may hold (armor in its terrain, 5.25; no dummy in a clear hex, 19B.3).  A genesis whose markers no reading of
+    the order of battle fits — the armor left no hex it may take, more markers in clear hexes than units — is refused
+    by the American's verify (and his first blind next) before he acknowledges it; before, any hex some piece could
+    take passed."""
     players = begin(tmp_path)
 
     def change(body):
         markers = body["setup"]["markers"]
         if cheat == "outside":  # one marker moved far from the zone (the count kept)
             body["setup"]["markers"] = sorted(markers[1:] + ["0101"])
-        else:  # three dummies more than the scenario's four
+        elif cheat == "too many":  # three dummies more than the scenario's four
             body["setup"]["markers"] = sorted(markers + [m for m in _free_zone_hexes() if m not in markers][:3])
+        elif cheat == "no armor hex":  # every marker where a unit or dummy may stand, none where armor may
+            body["setup"]["markers"] = sorted(_free_zone_hexes(plain_only=True)[:len(markers)])
+        else:  # every marker in a clear hex: the 4 dummies with the 12 units
+            body["setup"]["markers"] = sorted(_free_zone_hexes(clear_only=True)[:len(markers)])
 
     resign_genesis(players, change)
     code, said = verdict(players)
@@ -248,13 +263,20 @@ def test_a_set_up_outside_the_zone_or_with_too_many_markers_is_caught_at_once(tm
     assert words in said, said
 
 
-def _free_zone_hexes() -> list[str]:
+def _free_zone_hexes(*, plain_only: bool = False, clear_only: bool = False) -> list[str]:
+    """Hexes of the set-up zone a dummy may take (``plain_only``: and armor may not; ``clear_only``: the clear hexes,
+    which only units may take)."""
     from pbem.engine.deployment import SetupZone
+    from pbem.engine.dummies import clear
     from pbem.engine.sequence import opening
     from pbem.loading.datafiles import load_scenario
 
     loaded = load_scenario(SCENARIO)
-    return SetupZone.of(loaded.board, opening(loaded.scenario, hidden=True)).places(dummy=True)
+    zone = SetupZone.of(loaded.board, opening(loaded.scenario, hidden=True))
+    if clear_only:
+        return [h for h in zone.places() if clear(loaded.board, h)]
+    armor = set(zone.places(armor=True)) if plain_only else set()
+    return [h for h in zone.places(dummy=True) if h not in armor]
 
 
 @pytest.mark.parametrize("deed,scenario", [("retreated", SCENARIO), ("eliminated", "leyte-final-collapse")])
@@ -319,3 +341,153 @@ def test_orders_template_reads_a_blind_game_folder_or_file(tmp_path):
         assert set(skeleton) >= {"moves", "attacks"} and all(m["unit"].startswith("us-") for m in skeleton["moves"]), skeleton
     said = pbem("orders", "template", players["JP"].game, "--key", players["JP"].key, code=2)
     assert "blind next" in said, said
+
+
+@contextlib.contextmanager
+def dummy_set_up_in_clear(done: dict):
+    """The Japanese client: his set-up (the greedy bot's) puts one dummy in a clear hex of the zone, which 19B.3 keeps
+    dummies out of, and his pbem skips the set-up check that would refuse it."""
+    import pbem.engine.adjudicator as adjudicator
+    from pbem.engine.dummies import clear
+    from pbem.loading.datafiles import load_scenario
+
+    real = blind_files._greedy
+    board = load_scenario(SCENARIO).board
+
+    def greedy(view, loaded, seed):
+        orders = real(view, loaded, seed)
+        deployment = orders["deployment"]
+        taken = set(deployment["units"].values()) | set(deployment["dummies"])
+        there = next(h for h in _free_zone_hexes(clear_only=True) if h not in taken and clear(board, h))
+        done.update(dummy=there)
+        deployment["dummies"] = [there] + deployment["dummies"][1:]
+        return orders
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(blind_files, "_greedy", greedy)
+        patch.setattr(blind_files, "check_deployment", lambda *a, **k: [])
+        patch.setattr(adjudicator, "check_deployment", lambda *a, **k: [])
+        yield done
+
+
+def test_a_dummy_set_up_in_a_clear_hex_is_caught_at_once_when_the_set_up_opens_it(tmp_path):
+    """Issue 35 item 2: a marker in a clear hex is exposed as the set-up ends (19B.3), so the set-up step must open it
+    (before, an honest unit set up there was refused as an opening the step does not expose); opened as a dummy, the
+    set-up broke 19B.3, and the American's verify says so at once, though the markers alone fit the order of battle."""
+    players = {side: Player(tmp_path, side) for side in ("US", "JP")}
+    jp, us = players["JP"], players["US"]
+    done: dict = {}
+    with dummy_set_up_in_clear(done):
+        pbem("new", SCENARIO, "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", jp.game, "--no-referee",
+             "--option", "hidden-units")
+    us.game.mkdir()
+    jp.mail(blindfile.file_name(0), us)
+    assert pbem("verify", us.game)  # the genesis alone: its markers fit the order of battle
+    write(players)  # the American acknowledgement and seed
+    writer, sent = write(players, lambda: dummy_set_up_in_clear(done))
+    assert writer == "JP" and blindfile.read(sent.read_text(), sent.name).body["publication"]["side"] == "setup"
+    code, said = verdict(players)
+    assert code == 1, said
+    assert f"step 1: JP opened the marker in {done['dummy']} as a dummy, which may not set up there (19B.3" in said, said
+    assert "caught at once" in said
+
+
+@contextlib.contextmanager
+def exposing_one_more(done: dict):
+    """The Japanese client: in the first American player-turn where one of his units retreats, he also shows a hidden
+    unit standing within three hexes of that retreat, in a hex that is not clear — one no rule exposes (his pbem opens
+    it against the root before the step and after it, as for a displaced unit)."""
+    from pbem.engine import hexes
+    from pbem.engine.dummies import clear
+    from pbem.game.modes.blind import run as br
+    from pbem.game.modes.blind.exposure import hidden_markers
+    from pbem.game.step import record_step
+
+    real = br.Japanese.carry_out
+
+    def carry_out(self, seq, step, orders, stream, ruleset):
+        played = real(self, seq, step, orders, stream, ruleset)
+        state, board = played.state, self.loaded.board
+        retreats = [e for e in played.last["events"] if e["type"] == "retreated" and str(e["unit"]).startswith("jp-")
+                    and e["path"]]
+        if done or step.state.to_act() != "US" or not retreats:
+            return played
+        us = {state.locations[u.id] for u in state.units if u.side == "US" and state.on_map(u.id)}
+        zoc = {n for h in us for n in board.neighbours(h)}
+        before = hidden_markers(step.state)
+        for hex_id, unit in sorted(hidden_markers(state).items()):
+            if (state.unit(unit).is_dummy or hex_id in zoc or clear(board, hex_id) or before.get(hex_id) != unit
+                    or not any(hexes.distance(hex_id, e["from"]) <= 3 for e in retreats)):
+                continue
+            done.update(seq=seq, hex=hex_id, unit=unit)
+            shown = state.model_copy(update={"hidden": state.hidden.model_copy(
+                update={"exposed": frozenset(state.hidden.exposed | {unit})})})
+            return record_step(shown, game=self.game, seq=seq, scenario_ref=self.ref, ruleset=ruleset,
+                               over=played.over, last=played.last, loaded=self.loaded, before=step.state)
+        return played
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(br.Japanese, "carry_out", carry_out)
+        yield done
+
+
+def test_a_marker_opened_near_a_retreat_but_never_displaced_into_sight_is_caught_at_once(tmp_path):
+    """Issue 35 item 2: a displaced marker (7.8) is opened only where the step tells its piece — seen in a clear hex
+    (19B.3), or a dummy removed there — within the hexes the Japanese retreats of the step can have pushed it.  Before,
+    any marker within three hexes of a defender might be opened; now one shown where no displacement can have exposed it
+    is refused at once."""
+    players = begin(tmp_path)
+    done: dict = {}
+    for _ in range(40):
+        write(players, lambda: exposing_one_more(done))
+        if done:
+            break
+    else:
+        pytest.skip("no American player-turn made a Japanese unit retreat near a hidden one")
+    code, said = verdict(players)
+    assert code == 1, said
+    assert f"step {done['seq']}: JP opened the marker in {done['hex']}, which the step does not expose" in said, said
+    assert "7.8" in said and "caught at once" in said, said
+
+
+@contextlib.contextmanager
+def one_point_stronger():
+    """The Japanese client: every Japanese attack is fought one point stronger than its attackers print (his engine's
+    figures: the event, the roll's purpose, the public record, all alike)."""
+    import dataclasses
+
+    import pbem.engine.engagement as engagement
+
+    real = engagement.engage
+
+    def engage(state, index, attack):
+        found = real(state, index, attack)
+        if state.phasing != "JP":
+            return found
+        return dataclasses.replace(found, attack_strength=found.attack_strength + 1)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engagement, "engage", engage)
+        yield
+
+
+def test_a_japanese_attack_fought_stronger_than_its_attackers_print_is_caught_at_once(tmp_path):
+    """Issue 35: every figure of a Japanese attack is public — its attackers (named, and opened as they stand exposed
+    after it), their printed strengths, the Ground Support spent — so the attack it was fought with is checked at once.
+    The Japanese client fights one point stronger, every record of it consistent; before, only the audit found it."""
+    players = begin(tmp_path)
+    for _ in range(60):
+        writer, sent = write(players, one_point_stronger)
+        pub = blindfile.read(sent.read_text(), sent.name).body.get("publication") if writer == "JP" else None
+        fought = [e for e in (pub or {}).get("view", {}).get("last", {}).get("events", [])
+                  if e["type"] == "combat" and pub["side"] == "JP"]
+        if fought:
+            break
+    else:
+        pytest.skip("no Japanese attack in this game")
+    event = fought[0]
+    code, said = verdict(players)
+    assert code == 1, said
+    assert (f"step {pub['seq']}: JP resolved combat {event['index']} with an attack of {event['attack']}, but its "
+            f"attackers") in said and f"make {event['attack'] - 1} (7.3" in said, said
+    assert "caught at once" in said, said

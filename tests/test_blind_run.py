@@ -76,7 +76,10 @@ def test_the_run_is_played_again_exactly_from_the_two_secrets():
 
 @pytest.mark.parametrize("rule,words,name", [("5.13", "allowance", "test-skirmish"), ("6.0", "zone of control", "test-skirmish"),
                                              ("5.21", "sea", "leyte-assault")])
-def test_a_hidden_unit_moved_against_the_rules_is_found_at_the_audit_naming_the_move(rule, words, name):
+def test_a_hidden_unit_moved_against_the_rules_is_found_at_once_or_at_the_audit_naming_the_move(rule, words, name):
+    """A move into the sea no counter can have made: the public bound refuses it at once, at its own step (issue 35
+    item 4).  A move one hex too far, or on out of a zone of control, the public bound admits (another piece could
+    have made it): the audit names it."""
     for seed in range(6):
         mover = type("Mover", (IllegalMover,), {"rule": rule})
         record, jp = run(name, seed=seed, japanese=mover)
@@ -85,7 +88,10 @@ def test_a_hidden_unit_moved_against_the_rules_is_found_at_the_audit_naming_the_
     else:
         pytest.fail(f"no bot game offered a hidden move breaking {rule}")
     seq, unit, end, _ = jp.cheat
-    assert record.findings == [], "the American player cannot see a hidden move: nothing is caught at once"
+    if rule == "5.21":
+        one(record.findings, seq=seq, when=br.AT_ONCE, words=f"counters no legal play can have put where they stand: {end}")
+        return
+    assert record.findings == [], "the American player cannot see this hidden move: nothing is caught at once"
     found = one(br.audit(loaded(name), record, jp.secret, jp.orders), seq=seq, when=br.AT_AUDIT, words=f"({rule})")
     assert unit in found.what and words in found.what
 

@@ -9,7 +9,9 @@ modes, and the light ones (``view``, ``verify``) must not load the engine.
 
 This package holds what only this mode uses: the markers a step opens (:mod:`.exposure`), the protocol in one
 process (:mod:`.run`) and through the files (:mod:`.files`), their schemas (:mod:`.schema`), the escrow
-(:mod:`.escrow`, :mod:`.recover`) and what ``view``, ``show`` and ``dice`` read (:mod:`.views`).
+(:mod:`.escrow`, :mod:`.recover`), what ``view``, ``show`` and ``dice`` read (:mod:`.views`), and two of the
+American player's checks from public data: the bound on hidden moves (:mod:`.move_bound`) and the set-up's markers
+kind by kind (:mod:`.setup_kinds`).
 """
 
 from __future__ import annotations

@@ -126,20 +126,23 @@ class PublicExposure:
 
 
 def public_exposure(board: Board, seen: GameState, markers: list[str], orders: Any, rolls: list[dict], *,
-                    setup: bool, beaches: Iterable[str] = ()) -> PublicExposure:
+                    setup: bool, beaches: Iterable[str] = (), cancelled: Iterable[int] = ()) -> PublicExposure:
     """``seen``: the American view's position before the step (the set-up: after it, its American units unmoved);
     ``markers``: the hexes the root before the step commits to that stand hidden; ``orders``: his parsed orders
-    (None for the set-up); ``rolls``: the step's rolls (the intelligence die is public and checked).
+    (None for the set-up); ``rolls``: the step's rolls (the intelligence die is public and checked); ``cancelled``:
+    the attacks (numbered from 1 in his orders) the step's events call off before they are fought.
 
-    Required: every marker named as a defender, a barrage's included (19B.4; a dummy is removed, 19B.6), and every
+    Required: every marker named as a defender, a barrage's included (19B.4; a dummy is removed, 19B.6), every
+    marker of the set-up in a clear hex (19B.3: exposed there as the set-up ends), and every
     pick of the intelligence roll (19B.7: the priority, then the policy, from the hexes and the die).  Allowed besides:
-    the markers in an American zone of control after his movement (a dummy there is removed, 19B.6) and those next to
-    a defender (a retreating defender may displace them, 7.8)."""
+    the markers in an American zone of control after his movement (a dummy there is removed, 19B.6); a marker displaced
+    by a retreat (7.8) is judged on the piece opened, :func:`displacement_told`."""
     from pbem.engine.exposure import intelligence_picks
     from pbem.engine.placement import Placement
     from pbem.model.common import OFFMAP
 
     hidden = set(markers)
+    cancelled = set(cancelled)
     # his units where he sees them, and a marker (its id its hex) on every hex the root before commits hidden
     units = {u.id: u for u in seen.units if u.side != "JP"} | {h: fog.marker(h) for h in sorted(hidden)}
     locations = {u: seen.locations.get(u, OFFMAP) for u in units if u not in hidden} | {h: h for h in hidden}
@@ -152,16 +155,19 @@ def public_exposure(board: Board, seen: GameState, markers: list[str], orders: A
             if move.unit in units and units[move.unit].side == "US":
                 end = move.path[-1] if move.path else move.enter or locations.get(move.unit)
                 locations[move.unit] = OFFMAP if move.exit else end
-        defended = set()
-        for attack in orders.attacks:
+        for index, attack in enumerate(orders.attacks, 1):
             for named in attack.defenders:
                 where = named if named in hidden else by_id.get(named, named)
-                defended.add(where)
-                if where in hidden:
-                    required.setdefault(where, "19B.4")
+                if where in hidden:  # an attack called off before it is fought (I9, 7.82, 7.83) exposes no one
+                    (allowed if index in cancelled else required).setdefault(where, "19B.4")
         if orders.intelligence is not None and orders.intelligence.priority is not None:
             priority = list(orders.intelligence.priority)
     placement = Placement(units, locations)
+    if setup:  # a unit set up in a clear hex is exposed there as the set-up ends (19B.3; no dummy may be, 19B.2)
+        from pbem.engine.dummies import clear
+
+        for where in sorted(h for h in hidden if clear(board, h)):
+            required.setdefault(where, "19B.3")
     dice = [r for r in rolls if str(r.get("purpose", "")).startswith("intelligence")]
     if dice:
         count = sum(int(r["value"]) for r in dice)
@@ -172,9 +178,58 @@ def public_exposure(board: Board, seen: GameState, markers: list[str], orders: A
         for where in hidden:
             if placement.in_enemy_zoc(where, "JP"):
                 allowed.setdefault(where, "19B.6")
-        from pbem.engine import hexes
-
-        for where in hidden:  # a defender's retreat (at most 3 hexes, 7.7) may displace a marker on its way (7.8)
-            if orders is not None and any(d not in NOT_ON_MAP and hexes.distance(where, d) <= 3 for d in defended):
-                allowed.setdefault(where, "7.8")
     return PublicExposure(required, allowed | required)
+
+
+def called_off(events: list[dict], orders: Any, japanese: set[str]) -> set[int]:
+    """The attacks (numbered from 1 in the American orders) the step calls off before they are fought, where its
+    events show why (I9, 7.82, 7.83): every attacker listed was eliminated, retreated, advanced or displaced before
+    (a public American event each), or a defender no longer stands where it stood after a Japanese retreat of the
+    step that can have pushed it there.  An attack on dummies alone is called off too, but its markers are opened
+    (19B.6): it is not among these."""
+    from pbem.engine import hexes
+
+    done: set[str] = set()
+    paths: list[str] = []
+    found: set[int] = set()
+    for e in events:
+        kind = e.get("type")
+        if kind in ("eliminated", "retreated", "advanced", "displaced") and isinstance(e.get("unit"), str):
+            done.add(e["unit"])
+            if kind == "retreated" and e["unit"] in japanese:
+                paths += [h for h in [e.get("from"), *(e.get("path") or [])] if isinstance(h, str)]
+        if kind != "combat_cancelled" or not isinstance(e.get("index"), int) or not 1 <= e["index"] <= len(orders.attacks):
+            continue
+        attack, why = orders.attacks[e["index"] - 1], str(e.get("reason", ""))
+        listed = list(attack.attackers) + list(attack.barrage)
+        if why == "no listed attacker may still attack" and listed and all(u in done for u in listed):
+            found.add(e["index"])
+        elif "no longer stands in" in why and paths:
+            reach = len(paths)  # a chain of displacements from a hex of a Japanese retreat (7.81, 7.82)
+            if any(d in done or (hexes.is_hex_id(d) and any(hexes.distance(d, p) <= reach for p in paths))
+                   for d in attack.defenders):
+                found.add(e["index"])
+    return found
+
+
+def displacement_told(board: Board, events: list[dict], marker: str, piece: dict, japanese: set[str]) -> bool:
+    """May the piece opened in ``marker`` have been displaced (7.8) and told by the step (19B.3), as its events show?
+
+    A Japanese unit is displaced only by a Japanese unit's retreat, one hex a time, at most once for each hex of every
+    such retreat (:func:`pbem.engine.retreat.RetreatFinder.displacements_for`): ``budget`` hexes in all.  A hidden unit
+    so displaced is told only where it is seen, in a clear hex: a sighting naming it, or the clear hex it ends in
+    shown; a dummy, where it is removed.  The piece's told hex must lie within that budget of its marker."""
+    from pbem.engine import hexes
+    from pbem.engine.dummies import clear
+
+    budget = sum(len(e.get("path") or []) for e in events if e.get("type") == "retreated" and e.get("unit") in japanese)
+    if budget <= 0:
+        return False
+    if piece.get("kind") == "dummy":
+        told = [e.get("hex") for e in events if e.get("type") == "dummy_removed"]
+    else:
+        unit = piece.get("id")
+        told = [h for e in events if e.get("type") == "sighted" and e.get("unit") == unit for h in e.get("hexes") or []]
+        told += [e.get("to") for e in events if e.get("type") == "displaced" and e.get("unit") == unit
+                 and isinstance(e.get("to"), str) and board.on_board(e["to"]) and clear(board, e["to"])]
+    return any(isinstance(h, str) and board.on_board(h) and hexes.distance(marker, h) <= budget for h in told)

@@ -37,12 +37,13 @@ from pbem.loading.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
 from pbem.engine import hexes
 from pbem.errors import BadInput
-from pbem.game.modes.blind.exposure import PIECE_FIELDS, exposure, pieces, public_exposure
+from pbem.game.modes.blind.exposure import PIECE_FIELDS, called_off, displacement_told, exposure, pieces, public_exposure
+from pbem.game.modes.blind.move_bound import MoveBound, Seen
 from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
 from pbem.game.step import Step, genesis_step, play
 from pbem.model.common import ELIMINATED, EXITED, NOT_ON_MAP
 from pbem.model.state import GameState
-from pbem.protocol import commitment, dice, signing
+from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import DIGEST_PREFIX, canonical_bytes
 from pbem.protocol.commitment import Opening, verify_opening
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
@@ -178,6 +179,7 @@ class American:
         self.japanese = japanese  # the Japanese units' ids, from the public scenario
         self.loaded = loaded  # the public scenario: its order of battle, dummy count and map (issue 35's checks)
         self.order_of_battle = {} if loaded is None else order_of_battle(loaded)
+        self.bound = None if loaded is None else MoveBound(loaded)  # the public bound on hidden moves (issue 35 item 4)
         self.last_view: dict | None = None  # the view of the publication before, on which he wrote his orders
         self.dummies_removed = 0
         self.known: set[str] = set()  # those he has been shown
@@ -237,8 +239,11 @@ class American:
         self._check_events(pub)
         if self.loaded is not None:
             self._check_pieces(pub)
+            if pub.side == "setup":
+                self._check_set_up_openings(pub)
             if dice_hold:
                 self._check_exposure(pub, markers)
+                self._check_moves(pub, markers)
             self.dummies_removed += sum(1 for e in view["last"]["events"] if e["type"] == "dummy_removed")
             allowed = (self.loaded.scenario.hidden_units.dummies if self.loaded.scenario.hidden_units else 0)
             if self.dummies_removed > allowed:
@@ -261,7 +266,47 @@ class American:
             self._found(seq, f"shows exposed units in {' '.join(sorted(missing))} without opening them")
         if pub.side == "US":
             self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
+        if self.loaded is not None and pub.side in ("US", "JP"):
+            self._check_attack(pub, self.order_of_battle | {u: unit for u, unit in shown.items() if unit["side"] == "US"})
         self.acknowledge(seq, pub.root, new_markers)
+
+    def _check_attack(self, pub: Publication, strengths: dict[str, dict]) -> None:
+        """Each combat's attack is its listed units' printed strengths (7.3, 8.1: barrage for artillery; 10.11: an
+        infantry or engineer attack doubled in a Banzai) plus its Ground Support Points (9.1): every figure public,
+        the Japanese attackers' from the order of battle.  Issue 35: a Japanese attack fought stronger than printed."""
+        from pbem.engine.engagement import BANZAI_KINDS
+
+        for e in pub.view["last"]["events"]:
+            if e.get("type") != "combat":
+                continue
+            listed = list(e.get("attackers") or []) + list(e.get("barrage") or [])
+            if any(u not in strengths for u in listed):
+                continue  # a unit no public list holds: its opening's own checks name it
+            banzai = bool(e.get("banzai"))
+            expected = int(e.get("gsp") or 0) + sum(
+                int(strengths[u].get("barrage") or 0) if strengths[u].get("kind") == "artillery"
+                else int(strengths[u].get("attack") or 0) * (2 if banzai and strengths[u].get("kind") in BANZAI_KINDS else 1)
+                for u in listed)
+            if expected != e.get("attack"):
+                self._found(pub.seq, f"resolved combat {e.get('index')} with an attack of {e.get('attack')}, but its "
+                                     f"attackers ({' '.join(listed) or 'none'}, printed strengths) and Ground Support make "
+                                     f"{expected} (7.3, 8.1, 9.1, 10.11)")
+
+    def _check_moves(self, pub: Publication, markers: list[str]) -> None:
+        """The counters after the step against those before it, under the public bound on every Japanese move
+        (:mod:`pbem.game.modes.blind.move_bound`): what no legal play gives is refused now, not at the audit."""
+        if pub.side == "setup" and pub.view["last"].get("valid") is False:
+            return  # a set-up refused is not carried out: nothing stands where its markers were committed
+        if pub.side == "setup":
+            before = Seen.of_markers(markers)
+        elif self.last_view is not None:
+            before = Seen.of_view(self.last_view)
+        else:
+            return
+        placed = len(self.record.setup_markers) - self.bound.set_up_units
+        for problem in self.bound.check(pub.side, before, Seen.of_view(pub.view), pub.view["last"]["events"],
+                                        dummies_left=placed - self.dummies_removed, file=blindfile.file_name(2 * pub.seq)):
+            self._found(pub.seq, problem)
 
     def _check_events(self, pub: Publication) -> None:
         """The view's events against its position: each unit the position names stands where the last event that
@@ -305,7 +350,22 @@ class American:
             if differ:
                 self._found(pub.seq, f"opened the marker in {opening.marker} as {unit['id']} with "
                                      + ", ".join(f"{k} {piece.get(k)!r}" for k in differ) + ", where the scenario's order "
-                                     "of battle prints " + ", ".join(f"{k} {unit.get(k)!r}" for k in differ))
+                                     "of battle prints " + ", ".join(f"{k} {unit.get(k)!r}" for k in differ)
+                                     + " (3.0: every unit fights and moves with its printed strengths)")
+
+    def _check_set_up_openings(self, pub: Publication) -> None:
+        """Each piece the set-up step opens stands where its kind may set up: no dummy in a clear hex (19B.3), no armor
+        off its terrain (5.25) — what the markers alone could not tell (:mod:`.setup_kinds`)."""
+        from pbem.engine.deployment import SetupZone
+        from pbem.engine.sequence import opening
+
+        zone = SetupZone.of(self.loaded.board, opening(self.loaded.scenario, hidden=True))
+        for o in pub.before:
+            kind = "dummy" if o.is_dummy else o.piece.get("kind")
+            broken = zone.limits_broken(o.marker, armor=kind == "armor", dummy=o.is_dummy)
+            if broken:
+                self._found(pub.seq, f"opened the marker in {o.marker} as {'a dummy' if o.is_dummy else o.piece.get('id')}, "
+                                     f"which may not set up there ({broken[0][0]}: {broken[0][1]}): his set-up broke 19B.2")
 
     def _check_exposure(self, pub: Publication, markers: list[str]) -> None:
         """An American player-turn (or the set-up's intelligence roll) opens exactly the markers it exposes, which he
@@ -330,14 +390,16 @@ class American:
                 return  # orders the view refuses: _rejudged's finding
         try:
             due = public_exposure(self.loaded.board, seen, hidden, orders, pub.rolls, setup=pub.side == "setup",
-                                  beaches=self.loaded.board.beaches)
+                                  beaches=self.loaded.board.beaches,
+                                  cancelled=called_off(pub.view["last"]["events"], orders, self.japanese) if orders else ())
         except (KeyError, TypeError, ValueError) as exc:
             self._found(pub.seq, f"published rolls from which the exposures cannot be computed ({type(exc).__name__}: {exc})")
             return
         opened = {o.marker for o in pub.before}
         for where, rule in sorted(due.required.items()):
             if where not in opened:
-                what = "a defender of an American attack" if rule == "19B.4" else "a pick of the intelligence roll"
+                what = {"19B.4": "a defender of an American attack", "19B.3": "a unit set up in a clear hex"}.get(
+                    rule, "a pick of the intelligence roll")
                 self._found(pub.seq, f"did not open the marker in {where}, {what} ({rule}): the step must open it "
                                      "against the root before it, and resolve with what stood there")
         # the artillery a defense's FPF named is exposed (19B.4): allowed where it stood within range of a defender
@@ -351,9 +413,15 @@ class American:
                 reach = int(o.piece.get("range") or 0)
                 if any(d and d not in NOT_ON_MAP and hexes.distance(o.marker, d) <= reach for d in defenders):
                     firing.add(o.marker)
+        events = pub.view["last"]["events"]
+        pieces_opened = {o.marker: ({"kind": "dummy"} if o.is_dummy else o.piece) for o in pub.before}
         for where in sorted(opened - set(due.allowed) - firing):
+            if displacement_told(self.loaded.board, events, where, pieces_opened[where], self.japanese):
+                continue
             self._found(pub.seq, f"opened the marker in {where}, which the step does not expose: it is no defender, no "
-                                 "pick of an intelligence roll, in no American zone of control and on no defender's retreat (19B.4, 19B.6, 19B.7, 7.8)")
+                                 "pick of an intelligence roll, in no American zone of control, and no Japanese retreat of "
+                                 "the step displaced its piece into a clear hex within reach, where the step tells it "
+                                 "(19B.4, 19B.6, 19B.7, 7.8, 19B.3)")
 
     def _check_defense(self, pub: Publication, strengths: dict[str, dict]) -> None:
         """Each of his attacks fought the opened defenders: its defense is theirs plus the FPF it drew (7.4, 8.0)."""
@@ -401,7 +469,10 @@ def order_of_battle(loaded: LoadedScenario) -> dict[str, dict]:
 
 def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1) -> list[Finding]:
     """The set-up's markers against the public set-up zone and counts (19B.2 adapted, 19B.6): each marker on a hex
-    some piece may take, no two on one hex (5.31), as many as the set-up units and at most the scenario's dummies more."""
+    some piece may take, no two on one hex (5.31), as many as the set-up units and at most the scenario's dummies more,
+    and kind by kind (:mod:`.setup_kinds`): every set-up unit under a marker its kind may take (armor, 5.25), every
+    marker where no dummy may stand (a clear hex, 19B.3) held by a unit."""
+    from pbem.game.modes.blind.setup_kinds import kind_problems
     from pbem.engine.deployment import SetupZone
     from pbem.engine.sequence import opening
 
@@ -419,6 +490,11 @@ def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1) -> 
     if outside:
         found.append(Finding("JP", seq, AT_ONCE, f"committed markers in {' '.join(sorted(outside))}, where no piece may "
                              f"set up: outside the set-up zone of scenario {loaded.scenario.id} (19B.2 adapted)"))
+        return found
+    inside = sorted(set(markers))
+    found += [Finding("JP", seq, AT_ONCE, f"{what} (scenario {loaded.scenario.id})") for what in kind_problems(
+        units, inside, lambda unit, h: not zone.limits_broken(h, armor=unit.kind == "armor"),
+        lambda h: not zone.limits_broken(h, dummy=True))]
     return found
 
 
@@ -570,7 +646,8 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
                 placed = apply_deployment(step.state, orders_from(orders, "the Japanese set-up"))
                 tree = commitment.commit(secret, game=game, seq=-1, pieces=pieces(placed))
                 if tree.root != record.setup_root:
-                    findings.append(Finding("JP", seq, AT_AUDIT, "committed a set-up that is not the one his orders deploy"))
+                    findings.append(Finding("JP", seq, AT_AUDIT, "committed a set-up that is not the one his orders deploy "
+                                            "(19B.2)" + opened_otherwise(pieces(placed), pub.before)))
                     break
         else:
             orders, salt = record.us_orders[seq]
@@ -581,11 +658,13 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
             rules = ", ".join(sorted({p["rule"] for p in step.last["problems"] if p.get("rule")}))
             findings.append(Finding("JP", seq, AT_AUDIT,  # he adjudicated the step, whoever wrote the orders
                                     f"carried out orders the rules refuse ({rules}): "
-                                    + "; ".join(p["message"] for p in step.last["problems"][:3])))
+                                    + "; ".join(p["message"] for p in step.last["problems"][:3])
+                                    + moves_refused(prior, orders, step.last["problems"])))
             break
         if commitment.commit(secret, game=game, seq=seq, pieces=pieces(step.state)).root != pub.root:
             findings.append(Finding("JP", seq, AT_AUDIT, "published a root that the replayed position does not give: "
-                                                         "the commitment changed otherwise than the moves"
+                                                         "the commitment changed otherwise than the moves (5.11: no "
+                                                         "unit moves but as the orders and the combat results move it)"
                                     + deed(step.state, pub, prior, lambda p, seq=seq: commitment.commit(
                                         secret, game=game, seq=seq, pieces=p).root)))
             break
@@ -597,6 +676,36 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
             findings.append(Finding("JP", seq, AT_AUDIT, "recorded other rolls than the replay makes"))
             break
     return findings, step
+
+
+def moves_refused(prior: GameState, orders: Any, problems: list[dict]) -> str:
+    """The moves of the orders the audit refuses, as deeds: each unit a problem names, where it stood, where its move
+    ended and its allowance (issue 35 item 6)."""
+    named = {p.get("unit") for p in problems if p.get("unit")}
+    units = prior.unit_index()
+    told = []
+    for move in (orders.get("moves") or []) if isinstance(orders, dict) else []:
+        unit = move.get("unit") if isinstance(move, dict) else None
+        if unit not in named or unit not in units:
+            continue
+        path = [h for h in move.get("path") or [] if isinstance(h, str)]
+        start = move.get("enter") or prior.locations.get(unit)
+        told.append(f"{unit} moved from {start} to {path[-1] if path else start} (path {' '.join(path) or 'none'}; "
+                    f"movement allowance {units[unit].move})")
+    return (" — the deed: " + "; ".join(told)) if told else ""
+
+
+def opened_otherwise(true: dict[str, dict], opened: list[Opening]) -> str:
+    """Each piece opened against a root as another than the replay has under that marker: its hex, what was opened
+    and what the replay has there (strengths included)."""
+    def named(piece: dict | None) -> str:
+        if not piece or piece.get("kind") == "dummy":
+            return "a dummy"
+        return f"{piece.get('id')} ({piece.get('attack')}-{piece.get('defense')}-{piece.get('move')})"
+
+    told = [f"opened {o.marker} as {named(o.piece)}, where the replay has {named(true.get(o.marker))}"
+            for o in opened if any((true.get(o.marker) or {}).get(k) != v for k, v in o.piece.items())]
+    return (": " + "; ".join(told[:4])) if told else ""
 
 
 def deed(replayed: GameState, pub: Publication, prior: GameState | None = None,
@@ -634,7 +743,8 @@ def deed(replayed: GameState, pub: Publication, prior: GameState | None = None,
                     return (f": {named(true[x])} committed in {y} and {named(true[y])} in {x}, where the replay has them "
                             "the other way round (pieces exchanged between markers)")
     return (": " + "; ".join(told[:4]) + (f" (and {len(told) - 4} more)" if len(told) > 4 else "")) if told else \
-        " (the same hexes and openings: pieces exchanged between markers)"
+        " (the same hexes and openings: pieces exchanged between markers, or a piece committed otherwise than the " \
+        "replay under a marker no opening shows)"
 
 
 def salts_match(secret: bytes, record: Record) -> bool:
