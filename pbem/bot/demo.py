@@ -21,6 +21,7 @@ from pbem.bot.play import bot_orders
 from pbem.bot.report import FinalReport, final_report
 from pbem.loading.datafiles import load_scenario
 from pbem.errors import BadInput
+from pbem.model.common import fog_option
 from pbem.game.replay import AuditReport
 from pbem.game.modes.referee.audit import audit_game
 from pbem.game.checks import verify_game
@@ -118,7 +119,7 @@ def run_demo(
 
     genesis = start_game(str(loaded.path), referee, parties["US"].public, parties["JP"].public, edition, options=options)
     path = write_new(game / turn_name(0), genesis.text)
-    total = 2 * (loaded.scenario.last_turn - loaded.scenario.first_turn + 1) + (1 if options and "hidden-units" in options else 0)
+    total = 2 * (loaded.scenario.last_turn - loaded.scenario.first_turn + 1) + (1 if fog_option(options) is not None else 0)
     done = 0
     while True:
         game_turn = open_turn(path)

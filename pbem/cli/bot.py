@@ -159,7 +159,9 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     from pbem.loading.datafiles import find_scenario
     from pbem.errors import BadInput
 
-    if "hidden-units" not in (option or []):
+    from pbem.model.common import fog_option
+
+    if fog_option(option) is None:
         raise BadInput("pbem demo --no-referee plays hidden units with no referee (a two-player game without them has no demo yet)",
                        hint="add --option hidden-units")
     find_scenario(scenario)

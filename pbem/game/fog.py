@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from pbem.model.construct import construct
-from pbem.engine import exposure
+from pbem.engine import exposure, fog_variants
 from pbem.engine.board import Board
 from pbem.engine.hexes import is_hex_id
 from pbem.model.common import ELIMINATED, NOT_ON_MAP
@@ -113,7 +113,7 @@ def american_events(board: Board, before: GameState | None, after: GameState, ev
         if event["type"] == "intelligence":
             seen.update(e["unit"] for e in event["exposed"])
     seen = {u for u in seen if u in units and not units[u].is_dummy}
-    sighted = exposure.sightings(board, events, {u for u in japanese if not units[u].is_dummy})
+    sighted = fog_variants.of(after).sightings(board, events, {u for u in japanese if not units[u].is_dummy})
     # A unit seen in a clear hex was examined there (19B.3): its sighting names it, but no other event of its moves does.
     named = seen | {events[i]["unit"] for i in sighted}
     out = []

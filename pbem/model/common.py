@@ -24,7 +24,18 @@ EXITED = "exited"
 NOT_ON_MAP = frozenset({OFFMAP, ELIMINATED, EXITED})
 HIDDEN_UNITS = "hidden-units"
 """The game option of limited intelligence (docs/hidden-units.md)."""
-OPTIONS = (HIDDEN_UNITS,)
+FOG_IPH = "fog-iph"
+"""Hidden units as Invasion Pearl Harbor plays them (6.8; docs/hidden-units.md)."""
+FOG_FORMOSA = "fog-formosa"
+"""Hidden units as Operation Causeway: Formosa 1944 plays them (11.0-11.2; docs/hidden-units.md)."""
+FOG_OPTIONS = (HIDDEN_UNITS, FOG_IPH, FOG_FORMOSA)
+"""The ways of hiding Japanese units: one game plays at most one of them."""
+OPTIONS = FOG_OPTIONS
+
+
+def fog_option(options) -> str | None:
+    """The game's way of hiding units among ``options`` (the first, should a caller not have refused two), or None."""
+    return next((o for o in options or () if o in FOG_OPTIONS), None)
 
 
 def enemy_of(side: Side) -> Side:
