@@ -91,7 +91,9 @@ def _american_state(state: GameState) -> GameState:
         "locations": locations,
         "no_fpf": frozenset(u for u in state.no_fpf if u in shown),
         "exits": tuple(e for e in state.exits if e.unit in shown),
-        "hidden": hidden.model_copy(update={"exposed": frozenset(u for u in hidden.exposed if u in shown)}),
+        # Formosa's static units are public scenario data, but a list naming hidden units is kept to those shown.
+        "hidden": hidden.model_copy(update={"exposed": frozenset(u for u in hidden.exposed if u in shown),
+                                            "static": frozenset(u for u in hidden.static if u in shown)}),
         "awards": (),
     })
 
