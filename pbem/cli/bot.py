@@ -173,7 +173,7 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     def on_file(side, path) -> None:
         typer.echo(f"  {side} wrote {path.name}")
 
-    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file, edition=edition, escrow=escrow)
+    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file, edition=edition, escrow=escrow, options=option)
     if done.verify_findings:
         typer.echo(f"NOT VERIFIED: {done.verify_findings[0]}")
     else:

@@ -131,6 +131,8 @@ class Record:
     findings: list[Finding] = field(default_factory=list)
     ruleset: dict | None = None
     """The rules the genesis names (its edition); None: the scenario's own."""
+    options: list[str] = field(default_factory=lambda: ["hidden-units"])
+    """The way of hiding units the genesis names (docs/hidden-units.md): 19B, fog-iph or fog-formosa."""
 
 
 class Japanese:
@@ -399,16 +401,16 @@ def order_of_battle(loaded: LoadedScenario) -> dict[str, dict]:
             for u in loaded.scenario.units if u.side == "JP" and u.kind not in ("dummy", "hidden")}
 
 
-def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1) -> list[Finding]:
+def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1, options: list[str] | None = None) -> list[Finding]:
     """The set-up's markers against the public set-up zone and counts (19B.2 adapted, 19B.6): each marker on a hex
     some piece may take, no two on one hex (5.31), as many as the set-up units and at most the scenario's dummies more."""
     from pbem.engine.deployment import SetupZone
-    from pbem.engine.sequence import opening
+    from pbem.game.step import fog_opening
 
-    state = opening(loaded.scenario, hidden=True)
+    state = fog_opening(loaded.scenario, options or ["hidden-units"])
     zone = SetupZone.of(loaded.board, state)
     units = [u for u in state.units if u.side == "JP" and state.locations.get(u.id) not in NOT_ON_MAP]
-    dummies = loaded.scenario.hidden_units.dummies if loaded.scenario.hidden_units else 0
+    dummies = sum(1 for u in state.units if u.is_dummy)  # 19B.6's dummies, Formosa's deception units, none in IPH 6.8
     found = []
     if len(set(markers)) != len(markers):
         found.append(Finding("JP", seq, AT_ONCE, "committed a set-up with two markers on one hex (5.31)"))
@@ -451,7 +453,7 @@ def bot_players(loaded: LoadedScenario, policies: dict[str, str], seed: int = 0)
 
 def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Player],
         secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
-        game: str = SELFPLAY, max_steps: int | None = None) -> tuple[Record, Japanese]:
+        game: str = SELFPLAY, max_steps: int | None = None, options: list[str] | None = None) -> tuple[Record, Japanese]:
     """Play a game through the protocol; returns both players' record and the Japanese player (his secret).
 
     Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
@@ -459,11 +461,12 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Playe
     secret = secret or commitment.new_secret()
     jp = japanese(loaded, game, secret, players["JP"])
     ruleset = ruleset_of(loaded, None)
-    record = Record(game, ruleset=ruleset)
+    options = options or ["hidden-units"]
+    record = Record(game, ruleset=ruleset, options=options)
     american = American(us, game, record, us_secret or commitment.new_secret(),
                         {u.id for u in loaded.scenario.units if u.side == "JP"}, loaded)
     step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
-                        ruleset=ruleset, options=["hidden-units"])
+                        ruleset=ruleset, options=options)
     american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
     seq = 0
     while not step.over and (max_steps is None or seq < max_steps):
@@ -553,7 +556,7 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
         return findings, None
     ruleset = record.ruleset or ruleset_of(loaded, None)
     ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}
-    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
+    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=record.options)
     for pub in record.publications:
         seq = pub.seq
         if pub.side in ("JP", "setup"):
