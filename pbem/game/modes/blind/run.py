@@ -202,6 +202,7 @@ class American:
     def receive(self, pub: Publication, before_root: tuple[str, list[str]]) -> None:
         """Check a publication before anything depends on it; every problem is a finding naming the Japanese player."""
         view, seq = pub.view, pub.seq
+        self._check_concealed_moves(pub, self.last_view)  # fog-formosa only (Formosa 11.1)
         root, markers = before_root
         names = _names(view)
         removed = [e["hex"] for e in view["last"]["events"] if e["type"] == "dummy_removed"]
@@ -264,6 +265,25 @@ class American:
         if pub.side == "US":
             self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
         self.acknowledge(seq, pub.root, new_markers)
+
+    def _check_concealed_moves(self, pub: Publication, before: dict | None) -> None:
+        """Formosa 11.1: every marker the Japanese player-turn leaves concealed came from one before, within the one
+        public movement factor (:mod:`pbem.game.modes.blind.concealed_moves`)."""
+        if pub.side != "JP" or before is None or self.loaded is None or "fog-formosa" not in self.record.options:
+            return
+        from pbem.game.modes.blind.concealed_moves import illegal_concealed_moves
+        from pbem.loading.fog_data import fog_setting
+
+        setting = fog_setting(self.loaded.scenario.id, "fog-formosa")
+        if setting is None or setting.concealed_move is None:
+            return
+        turn = pub.view["state"]["position"]["turn"]
+        due = sum(1 for u in self.loaded.scenario.units if u.side == "JP" and u.arrives is not None and u.arrives <= turn)
+        bad = illegal_concealed_moves(self.loaded.board, self.record.ruleset or ruleset_of(self.loaded, None), before,
+                                      pub.view, setting.concealed_move, due)
+        if bad:
+            self._found(pub.seq, f"left concealed markers in {' '.join(bad)} that no concealed unit could reach: every "
+                                 f"concealed unit moves with the one public factor of {setting.concealed_move} (Formosa 11.1)")
 
     def _check_events(self, pub: Publication) -> None:
         """The view's events against its position: each unit the position names stands where the last event that

@@ -1,0 +1,79 @@
+"""Formosa 11.1 with no referee: every concealed move checked at once against the one public movement factor.
+
+Under the fog-formosa option every concealed Japanese unit moves with the
+same factor, printed on the back of every counter and public (scenario
+data, ``pbem/data/fog_variants.json``).  So the American player, who sees
+only markers, can check a whole Japanese Movement Phase at once without
+any opening: each marker standing concealed after the Japanese player-turn
+must have come from a distinct marker of the step before, within the
+common factor under the movement rules (terrain, 5.12 enemy hexes, 6.0
+zones of control, 12.22), as :func:`pbem.engine.reach.unit_reach` judges a
+move.  A marker that cannot is a move no concealed unit may make: a finding
+against the Japanese player at once (docs/PROTOCOL.md, threat table).
+
+What the check leaves to the audit: a new marker is accepted as a
+reinforcement's arrival, at most as many as the Japanese reinforcements the
+scenario has due by then; units shown after the step (revealed by order,
+with their own factor, or by combat) are not matched.  The probe moves as
+infantry: no Island War cost is dearer for infantry than for another kind,
+and armor is only kept out of more hexes (5.25), so no legal move is refused.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.board import Board
+from pbem.engine.placement import Placement
+from pbem.engine.reach import unit_reach
+from pbem.game.codec import state_from_json
+from pbem.model.common import NOT_ON_MAP
+from pbem.model.construct import construct
+from pbem.model.ruleset import Ruleset
+from pbem.model.units import Unit
+
+HIDDEN = "hidden"
+
+
+def _markers(view: dict) -> list[str]:
+    where = view["state"]["locations"]
+    return sorted(where[u["id"]] for u in view["state"]["units"]
+                  if u["side"] == "JP" and u["kind"] == HIDDEN and where[u["id"]] not in NOT_ON_MAP)
+
+
+def reachable(board: Board, ruleset: dict, before: dict, common: int) -> dict[str, set[str]]:
+    """For each marker of the view ``before``: every hex a unit moving from it with the common factor may end in."""
+    state = state_from_json(before["state"])
+    units = state.unit_index()
+    rules = construct(Ruleset, ruleset)
+    out = {}
+    for marker in _markers(before):
+        probe = construct(Unit, {"id": marker, "side": "JP", "kind": "infantry", "attack": 0, "defense": 0, "move": common}, trusted=True)
+        probed = dict(units) | {marker: probe}
+        placement = Placement(probed, state.locations)
+        out[marker] = set(unit_reach(board, rules, probed, placement, marker).cost) | {marker}
+    return out
+
+
+def _match(targets: list[str], edges: dict[str, list[str]]) -> list[str]:
+    """The targets left unmatched by a maximum matching (Kuhn's augmenting paths): each source serves one target."""
+    owner: dict[str, str] = {}
+
+    def place(target: str, seen: set[str]) -> bool:
+        for source in edges[target]:
+            if source in seen:
+                continue
+            seen.add(source)
+            if source not in owner or place(owner[source], seen):
+                owner[source] = target
+                return True
+        return False
+
+    return [t for t in targets if not place(t, set())]
+
+
+def illegal_concealed_moves(board: Board, ruleset: dict, before: dict, after: dict, common: int, arrivals: int) -> list[str]:
+    """The markers after a Japanese player-turn that no concealed move with the factor ``common`` explains, beyond
+    ``arrivals`` new ones (reinforcements due): each names its hex."""
+    reach = reachable(board, ruleset, before, common)
+    targets = _markers(after)
+    edges = {t: [m for m, hexes in reach.items() if t in hexes] + [f"arrival {i}" for i in range(arrivals)] for t in targets}
+    return sorted(_match(targets, edges))
