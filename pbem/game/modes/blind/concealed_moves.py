@@ -11,10 +11,12 @@ zones of control, 12.22), as :func:`pbem.engine.reach.unit_reach` judges a
 move.  A marker that cannot is a move no concealed unit may make: a finding
 against the Japanese player at once (docs/PROTOCOL.md, threat table).
 
-What the check leaves to the audit: a new marker is accepted as a
-reinforcement's arrival, at most as many as the Japanese reinforcements the
-scenario has due by then; units shown after the step (revealed by order,
-with their own factor, or by combat) are not matched.  The probe moves as
+A new marker may be a reinforcement's arrival: each Japanese reinforcement
+the public scenario has due by then is one more source, placed by its entry
+(12.2) and moving on with the common factor.  What the check leaves to the
+audit: units shown after the step (revealed by order, with their own
+factor, or by combat) are not matched, so a source may serve a marker while
+the unit that truly left it stands revealed elsewhere.  The probe moves as
 infantry: no Island War cost is dearer for infantry than for another kind,
 and armor is only kept out of more hexes (5.25), so no legal move is refused.
 """
@@ -39,17 +41,21 @@ def _markers(view: dict) -> list[str]:
                   if u["side"] == "JP" and u["kind"] == HIDDEN and where[u["id"]] not in NOT_ON_MAP)
 
 
-def reachable(board: Board, ruleset: dict, before: dict, common: int) -> dict[str, set[str]]:
-    """For each marker of the view ``before``: every hex a unit moving from it with the common factor may end in."""
+def reachable(board: Board, ruleset: dict, before: dict, common: int, arrivals: list[Unit] = ()) -> dict[str, set[str]]:
+    """For each marker of the view ``before`` (and each reinforcement due, ``arrivals``): every hex a unit moving from
+    it with the common factor may end in."""
     state = state_from_json(before["state"])
     units = state.unit_index()
     rules = construct(Ruleset, ruleset)
     out = {}
-    for marker in _markers(before):
-        probe = construct(Unit, {"id": marker, "side": "JP", "kind": "infantry", "attack": 0, "defense": 0, "move": common}, trusted=True)
-        probed = dict(units) | {marker: probe}
-        placement = Placement(probed, state.locations)
-        out[marker] = set(unit_reach(board, rules, probed, placement, marker).cost) | {marker}
+    probes = [(m, m, {"kind": "infantry"}) for m in _markers(before)]
+    probes += [(f"arrival {u.id}", "offmap", {"kind": "airassault" if u.kind == "airassault" else "infantry", "entry": u.entry})
+               for u in arrivals]
+    for name, where, kind in probes:
+        probe = construct(Unit, {"id": name, "side": "JP", "attack": 0, "defense": 0, "move": common} | kind, trusted=True)
+        probed = dict(units) | {name: probe}
+        placement = Placement(probed, state.locations | {name: where})
+        out[name] = set(unit_reach(board, rules, probed, placement, name).cost) | ({where} if where != "offmap" else set())
     return out
 
 
@@ -70,10 +76,11 @@ def _match(targets: list[str], edges: dict[str, list[str]]) -> list[str]:
     return [t for t in targets if not place(t, set())]
 
 
-def illegal_concealed_moves(board: Board, ruleset: dict, before: dict, after: dict, common: int, arrivals: int) -> list[str]:
-    """The markers after a Japanese player-turn that no concealed move with the factor ``common`` explains, beyond
-    ``arrivals`` new ones (reinforcements due): each names its hex."""
-    reach = reachable(board, ruleset, before, common)
+def illegal_concealed_moves(board: Board, ruleset: dict, before: dict, after: dict, common: int,
+                            arrivals: list[Unit] = ()) -> list[str]:
+    """The markers after a Japanese player-turn that no concealed move with the factor ``common`` explains, from a
+    marker before or, for the reinforcements due (``arrivals``), from their entry: each names its hex."""
+    reach = reachable(board, ruleset, before, common, arrivals)
     targets = _markers(after)
-    edges = {t: [m for m, hexes in reach.items() if t in hexes] + [f"arrival {i}" for i in range(arrivals)] for t in targets}
+    edges = {t: [m for m, hexes in reach.items() if t in hexes] for t in targets}
     return sorted(_match(targets, edges))

@@ -27,7 +27,7 @@ from pbem.loading.datafiles import LoadedScenario, find_scenario, load_scenario,
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.modes.blind import escrow as blind_escrow, schema as blind_schema, run as br
-from pbem.game.step import genesis_step, verdict
+from pbem.game.step import genesis_step, refuse_two_fogs, verdict
 from pbem.loading.turns import scenario_hash, with_overrides
 from pbem.model.common import HIDDEN_UNITS, Edition, fog_option
 from pbem.protocol import blindfile, commitment, dice, signing
@@ -461,6 +461,7 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     escrowed = None
     if escrow is not None:  # the secret dealt between the holder and the American player (PVSS), not drawn
         escrowed, secret = blind_escrow.deal(escrow, us, game, secret)
+    refuse_two_fogs(options)
     fog = [fog_option(options) or HIDDEN_UNITS]  # the way of hiding units (docs/hidden-units.md): 19B unless named
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=br.ruleset_of(loaded, edition), options=fog)
     if step.state.hidden.deployed or step.state.to_act() != "JP":

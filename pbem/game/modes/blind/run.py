@@ -277,13 +277,16 @@ class American:
         setting = fog_setting(self.loaded.scenario.id, "fog-formosa")
         if setting is None or setting.concealed_move is None:
             return
-        turn = pub.view["state"]["position"]["turn"]
-        due = sum(1 for u in self.loaded.scenario.units if u.side == "JP" and u.arrives is not None and u.arrives <= turn)
+        turn = before["state"]["position"]["turn"]  # the Game-Turn of the player-turn played (the view after may be the next)
+        due = [u.counter() for u in self.loaded.scenario.units if u.side == "JP" and u.arrives is not None and u.arrives <= turn]
         bad = illegal_concealed_moves(self.loaded.board, self.record.ruleset or ruleset_of(self.loaded, None), before,
                                       pub.view, setting.concealed_move, due)
         if bad:
+            from pbem.protocol.blindfile import file_name
+
             self._found(pub.seq, f"left concealed markers in {' '.join(bad)} that no concealed unit could reach: every "
-                                 f"concealed unit moves with the one public factor of {setting.concealed_move} (Formosa 11.1)")
+                                 f"concealed unit moves with the one public factor of {setting.concealed_move} (Formosa 11.1; "
+                                 f"in {file_name(2 * pub.seq)}, the view of step {pub.seq})")
 
     def _check_events(self, pub: Publication) -> None:
         """The view's events against its position: each unit the position names stands where the last event that
