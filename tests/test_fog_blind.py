@@ -21,6 +21,7 @@ import pytest
 from pbem.protocol import blindfile
 from tests.blind_games import SCENARIO, SECRETS, Player, play_to_the_end, publish_secret, step, reproducible  # noqa: F401  (an autouse fixture)
 from tests.games import pbem, run
+from tests.blind_leak_scan import BlindScan, scan_blind_game
 
 
 def begin(base, option: str, scenario: str = SCENARIO) -> dict[str, Player]:
@@ -132,3 +133,16 @@ def test_a_concealed_move_beyond_the_one_factor_is_caught_at_once(tmp_path, monk
     assert found, said
     assert int(found.group(1)) == cheated and cheat["end"] in found.group(2).split()
     assert "caught at once" in said and "Formosa 11.1" in said and blindfile.file_name(2 * cheated) in said
+
+
+@pytest.mark.parametrize("option", ["fog-iph", "fog-formosa"])
+def test_what_the_american_receives_in_a_blind_game_of_the_variant_says_no_more_than_it_exposes(option):
+    """tests/blind_leak_scan.py on two small games of each variant: views, openings (exactly what the variant exposes),
+    identities traded, roots and guessed leaves; and no finding in an honest game (Formosa's one-factor check among them)."""
+    from pbem.loading.datafiles import load_scenario
+
+    scan = BlindScan()
+    for policies, seed in ((("greedy", "greedy"), 1), (("random", "greedy"), 2)):
+        scan_blind_game(scan, load_scenario(SCENARIO), policies, seed, options=[option])
+    assert scan.leaks == [], "\n".join(scan.leaks)
+    assert scan.games == 2 and scan.openings > 0 and scan.guesses > 0
