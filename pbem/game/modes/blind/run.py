@@ -243,7 +243,7 @@ class American:
             if dice_hold:
                 self._check_exposure(pub, markers)
             self.dummies_removed += sum(1 for e in view["last"]["events"] if e["type"] == "dummy_removed")
-            allowed = (self.loaded.scenario.hidden_units.dummies if self.loaded.scenario.hidden_units else 0)
+            allowed = self._dummies_allowed()
             if self.dummies_removed > allowed:
                 self._found(seq, f"has removed {self.dummies_removed} dummies by now, where scenario "
                                  f"{self.loaded.scenario.id} has {allowed} (19B.6): a real unit was passed off as a dummy")
@@ -265,6 +265,14 @@ class American:
         if pub.side == "US":
             self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
         self.acknowledge(seq, pub.root, new_markers)
+
+    def _dummies_allowed(self) -> int:
+        """19B.6's dummies, Formosa's deception units (11.1), none under IPH 6.8: the opening's count, public data."""
+        if self.record.options == ["hidden-units"]:
+            return self.loaded.scenario.hidden_units.dummies if self.loaded.scenario.hidden_units else 0
+        from pbem.game.step import fog_opening
+
+        return sum(1 for u in fog_opening(self.loaded.scenario, self.record.options).units if u.is_dummy)
 
     def _check_concealed_moves(self, pub: Publication, before: dict | None) -> None:
         """Formosa 11.1: every marker the Japanese player-turn leaves concealed came from one before, within the one
