@@ -35,7 +35,7 @@ def refuse_hidden(options: list[str] | None) -> None:
     if fog_option(options) is not None:
         raise BadInput("hidden units need a referee: in a two-player game the player who adjudicates sees the whole "
                        "position, the enemy's hidden units too",
-                       hint="play with a referee (pbem new … --referee REF.pub), or without the hidden-units option")
+                       hint="play with a referee (pbem new … --referee REF.pub), or without a fog option (hidden-units, fog-iph, fog-formosa)")
 
 
 def start_two_player_game(
