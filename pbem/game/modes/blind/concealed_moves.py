@@ -11,7 +11,11 @@ zones of control, 12.22), as :func:`pbem.engine.reach.unit_reach` judges a
 move.  A marker that cannot is a move no concealed unit may make: a finding
 against the Japanese player at once (docs/PROTOCOL.md, threat table).
 
-A new marker may be a reinforcement's arrival: each Japanese reinforcement
+A Japanese attacker forced back (A1-A3, 7.7) may displace a concealed
+friendly unit (7.8), which the American view does not show: a step whose
+combats (in its view, public) forced Japanese attackers back lets every
+marker end as many hexes farther as the longest such retreat.  A new marker
+may be a reinforcement's arrival: each Japanese reinforcement
 the public scenario has due by then is one more source, placed by its entry
 (12.2) and moving on with the common factor.  What the check leaves to the
 audit: units shown after the step (revealed by order, with their own
@@ -76,11 +80,27 @@ def _match(targets: list[str], edges: dict[str, list[str]]) -> list[str]:
     return [t for t in targets if not place(t, set())]
 
 
+def pushed(after: dict) -> int:
+    """How many hexes a displacement (7.8) may have carried a concealed unit in the step: the longest retreat of
+    Japanese attackers its combats show (A1-A3; the attackers are Japanese in a Japanese player-turn)."""
+    results = [e.get("result") for e in (after.get("last") or {}).get("events", []) if e.get("type") == "combat"]
+    return max((int(r[1]) for r in results if isinstance(r, str) and len(r) == 2 and r[0] == "A" and r[1].isdigit()), default=0)
+
+
+def _widened(board: Board, hexes: set[str], steps: int) -> set[str]:
+    for _ in range(steps):
+        hexes = hexes | {n for h in hexes for n in board.neighbours(h) if board.land(n)}
+    return hexes
+
+
 def illegal_concealed_moves(board: Board, ruleset: dict, before: dict, after: dict, common: int,
                             arrivals: list[Unit] = ()) -> list[str]:
     """The markers after a Japanese player-turn that no concealed move with the factor ``common`` explains, from a
     marker before or, for the reinforcements due (``arrivals``), from their entry: each names its hex."""
     reach = reachable(board, ruleset, before, common, arrivals)
+    extra = pushed(after)
+    if extra:
+        reach = {m: _widened(board, hexes, extra) for m, hexes in reach.items()}
     targets = _markers(after)
     edges = {t: [m for m, hexes in reach.items() if t in hexes] for t in targets}
     return sorted(_match(targets, edges))
