@@ -21,7 +21,7 @@ from pbem.bot.play import bot_orders
 from pbem.bot.report import FinalReport, final_report
 from pbem.loading.datafiles import load_scenario
 from pbem.errors import BadInput
-from pbem.model.common import fog_option
+from pbem.protocol.fog_options import fog_option
 from pbem.game.replay import AuditReport
 from pbem.game.modes.referee.audit import audit_game
 from pbem.game.checks import verify_game

@@ -160,7 +160,7 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     from pbem.loading.datafiles import find_scenario
     from pbem.errors import BadInput
 
-    from pbem.model.common import fog_option
+    from pbem.protocol.fog_options import fog_option
 
     if fog_option(option) is None:
         raise BadInput("pbem demo --no-referee plays hidden units with no referee (a two-player game without them has no demo yet)",

@@ -42,7 +42,7 @@ def verify(
     result = verify_game(sources, {p if p.is_dir() else p.parent for p in paths}, replay_with=identity)
     findings = result.findings
     from pbem.game.nmr_turns import nmr_lines, nmr_turns
-    from pbem.model.common import fog_option
+    from pbem.protocol.fog_options import fog_option
 
     missed = nmr_turns(result.turns)
     if as_json:

@@ -14,14 +14,18 @@ Reinforcements withheld earlier stay available off the map.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pbem.engine import forfeit
 from pbem.engine.board import Board
 from pbem.engine.events import Event
 from pbem.model.common import ELIMINATED, EXITED, OFFMAP, Side, enemy_of
 from pbem.engine.dummies import dummy_counters
-from pbem.model.fog import FogSetting
 from pbem.model.scenario import ExitRequirement, HiddenUnits, Scenario
 from pbem.model.state import GameState, HiddenState, Position
+
+if TYPE_CHECKING:
+    from pbem.model.fog import FogSetting
 
 
 def _arrivals(scenario: Scenario, turn: int) -> list:

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from pbem.protocol.fog_options import FOG_FORMOSA, FOG_IPH, FOG_OPTIONS, HIDDEN_UNITS, fog_option  # noqa: F401  (re-exported)
+
 HexId = Annotated[str, Field(pattern=r"^[0-9]{4}$", description="Hex id CCRR: column then row, both from 01.")]
 Side = Literal["US", "JP"]
 Kind = Literal["infantry", "cavalry", "engineer", "recon", "armor", "artillery", "airassault", "dummy", "hidden"]
@@ -22,20 +24,8 @@ ELIMINATED = "eliminated"
 EXITED = "exited"
 """A unit that left the map by an exit hex (Leyte 16.13); it may come back as a reinforcement."""
 NOT_ON_MAP = frozenset({OFFMAP, ELIMINATED, EXITED})
-HIDDEN_UNITS = "hidden-units"
-"""The game option of limited intelligence (docs/hidden-units.md)."""
-FOG_IPH = "fog-iph"
-"""Hidden units as Invasion Pearl Harbor plays them (6.8; docs/hidden-units.md)."""
-FOG_FORMOSA = "fog-formosa"
-"""Hidden units as Operation Causeway: Formosa 1944 plays them (11.0-11.2; docs/hidden-units.md)."""
-FOG_OPTIONS = (HIDDEN_UNITS, FOG_IPH, FOG_FORMOSA)
-"""The ways of hiding Japanese units: one game plays at most one of them."""
 OPTIONS = FOG_OPTIONS
-
-
-def fog_option(options) -> str | None:
-    """The game's way of hiding units among ``options`` (the first, should a caller not have refused two), or None."""
-    return next((o for o in options or () if o in FOG_OPTIONS), None)
+"""The game options: the ways of hiding units (docs/hidden-units.md)."""
 
 
 def enemy_of(side: Side) -> Side:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class FogSetting(BaseModel):
     """One scenario's data for one fog variant."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     concealed_move: int | None = Field(default=None, ge=0, description="Formosa 11.1: the movement factor printed on the back of every concealed unit.")
     static: list[str] = Field(default_factory=list, description="Formosa 11.1: the Japanese units that may not move while concealed.")
@@ -24,7 +24,7 @@ class FogSetting(BaseModel):
 class FogData(BaseModel):
     """The whole data file: per scenario id, per fog option; ``default`` for a scenario the file does not list."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     format: str = Field(pattern="^pbem-fog-variants-1$")
     default: dict[str, FogSetting]

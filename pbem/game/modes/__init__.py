@@ -48,7 +48,7 @@ def mode_to_start(*, referee: bool, options: list[str] | None) -> GameMode:
 
     A game without a referee is two-player mode, or with the hidden-units option (``options``) the mode of hidden
     units with no referee."""
-    from pbem.model.common import fog_option
+    from pbem.protocol.fog_options import fog_option
 
     if referee:
         return _mode(_REFEREE)

@@ -13,7 +13,7 @@ audit from them (:mod:`.audit`), a player's ``verify --replay-mine``
 from __future__ import annotations
 
 from pbem.errors import BadInput
-from pbem.model.common import fog_option
+from pbem.protocol.fog_options import fog_option
 from pbem.game.advice import mail_subject, orders_steps, orders_subject
 from pbem.loading.folder import orders_name, turn_name
 from pbem.game.modes.base import GameMode, genesis_lines

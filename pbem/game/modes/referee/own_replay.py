@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.model.common import fog_option
+from pbem.protocol.fog_options import fog_option
 from pbem.game.record_checks import printed_problems, view_problems
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.chain import Finding

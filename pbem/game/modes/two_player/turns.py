@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import BadInput
-from pbem.model.common import fog_option
+from pbem.protocol.fog_options import fog_option
 from pbem.protocol.chain import Finding
 from pbem.protocol.derive import turn_seed
 from pbem.protocol.dice import DiceStream, commit
