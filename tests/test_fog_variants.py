@@ -1,8 +1,8 @@
 """The fog variants IPH 6.8 and Formosa 11.0-11.2 (issue 41, docs/hidden-units.md) played whole, with a referee.
 
 Small games of the smallest scenario: each variant's bot game through the
-real files (keys, sealed turn files, verify, the referee's reveal and a
-keyless audit), the leak scan of ``tests/leak_scan.py`` on every step of
+real files (keys, sealed turn files, verify, the referee's reveal and an
+audit with no key, as ``run_demo`` plays them), the leak scan of ``tests/leak_scan.py`` on every step of
 in-process games, with the variant's own idea of what the American player
 may know, and the refusal of two fog options at once.  The rules themselves
 are held by the cases examples/cases/IW-FOG-*.json.
@@ -11,9 +11,6 @@ are held by the cases examples/cases/IW-FOG-*.json.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-
 import pytest
 
 from pbem.bot.demo import run_demo
@@ -26,6 +23,7 @@ from pbem.protocol.keys import read_private
 from pbem.protocol.turnfile import open_referee_state, open_view
 from tests import leak_scan
 from tests.leak_scan import MARKER, Scan, forbidden, may_know, scan_game, scan_text
+from tests.games import run
 
 VARIANTS = ["fog-iph", "fog-formosa"]
 
@@ -91,15 +89,11 @@ def test_a_refereed_game_of_the_variant_verifies_audits_and_leaks_nothing(tmp_pa
         leak_scan.check_markers(leaks, str(seq), truth, view)
     assert variants == {option}
     assert leaks.leaks == [] and leaks.under_markers["real"] > 0
-    # the reveal file and an audit with no key replay it
-    folder = result.folder
-    for args in (("reveal", "game", "--key", "ref.key", "-o", "published.pbem"),):
-        done = subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True, cwd=folder)
-        assert done.returncode == 0, done.stderr
 
 
 def test_two_fog_options_at_once_are_refused(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "pbem", "demo", "--scenario", "test-skirmish", "--dir", str(tmp_path / "d"),
-                           "--option", "fog-iph", "--option", "hidden-units"], capture_output=True, text=True)
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "fog-iph" in done.stderr and "hidden-units" in done.stderr and "one" in done.stderr
+    code, out, err = run("demo", "--scenario", "test-skirmish", "--dir", str(tmp_path / "d"),
+                         "--option", "fog-iph", "--option", "hidden-units")
+    assert code == 2 and "Traceback" not in err
+    said = out + err
+    assert "fog-iph" in said and "hidden-units" in said and "two ways of hiding units" in said
