@@ -76,11 +76,11 @@ def secrets_of(seed: int) -> tuple[bytes, bytes]:
 
 
 def scan_blind_game(scan: BlindScan, loaded: LoadedScenario, policies: tuple[str, str], seed: int,
-                    secrets: tuple[bytes, bytes] | None = None) -> None:
+                    secrets: tuple[bytes, bytes] | None = None, options: list[str] | None = None) -> None:
     jp_secret, us_secret = secrets or secrets_of(seed)
     players = br.bot_players(loaded, {"US": policies[0], "JP": policies[1]}, seed)
     record, jp = br.run(loaded, us=US, players=players, japanese=Recorder,
-                        secret=jp_secret, us_secret=us_secret)
+                        secret=jp_secret, us_secret=us_secret, options=options)
     scan.games += 1
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
     received: dict[int, set[bytes]] = {}  # tree (step, -1 for the set-up) -> the hashes of it he received

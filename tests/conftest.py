@@ -31,6 +31,7 @@ LONGEST_FIRST = [
     "tests/test_play_browser.py",
     "tests/test_leyte_campaign.py",
     "tests/test_hidden_games.py",
+    "tests/test_fog_blind.py",
     "tests/test_blind_escrow.py",
     "tests/test_play_view.py",
     "tests/test_blind_edition.py",

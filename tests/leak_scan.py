@@ -105,15 +105,16 @@ def may_know(board, state: GameState, events: list[dict]) -> set[str]:
     """The Japanese units the American player may know after a step whose true events are ``events``."""
     real = japanese(state)
     known = set(state.hidden.exposed) | {u for u in real if state.locations.get(u) == ELIMINATED}
+    legion = state.hidden.variant == "hidden-units"  # IPH 6.8 and Formosa 11.0 expose nothing by terrain or intelligence
     for event in events:
         kind = event["type"]
         if kind == "combat":
             known |= set(event["attackers"]) | set(event["barrage"]) | set(event["defenders"])
         elif kind == "fpf":
             known.add(event["artillery"])
-        elif kind == "intelligence":
+        elif kind == "intelligence" and legion:
             known |= {e["unit"] for e in event["exposed"]}
-        elif kind in MOVES and event["unit"] in real and any(clear(board, h) for h in hexes_of(event)):
+        elif legion and kind in MOVES and event["unit"] in real and any(clear(board, h) for h in hexes_of(event)):
             known.add(event["unit"])
     return known & real
 
@@ -262,14 +263,14 @@ def check_awards(scan: Scan, where: str, loaded, ruleset, step: Step, before: Ga
 
 
 def scan_game(scan: Scan, loaded: LoadedScenario, policies: tuple[str, str], seed: int, *, full_swaps: bool = True,
-              observation=None, parties=None, training: int = 300) -> None:
+              observation=None, parties=None, training: int = 300, options=HIDDEN_UNITS) -> None:
     """Play one game with the option on and check every step of it.
 
     With ``observation`` (:class:`tests.setup_observer.Observation`) the set-up observer guesses every marker of the
     first turn file; with ``parties`` (keys) every step is built into twin turn files whose lengths must agree
     (:mod:`tests.size_twins`)."""
     dice = RecordingDice(f"dice:{seed}")
-    game = play_out(loaded, {"US": policies[0], "JP": policies[1]}, seed=seed, options=HIDDEN_UNITS, dice=dice,
+    game = play_out(loaded, {"US": policies[0], "JP": policies[1]}, seed=seed, options=options, dice=dice,
                     on_orders=lambda step, orders: dice.purposes.append([]))
     ruleset = game.steps[0].views["US"]["ruleset"]
     scan.games += 1

@@ -32,7 +32,7 @@ class StillSystem:
     def rules(self, ruleset: dict) -> dict:
         return dict(ruleset)
 
-    def opening(self, loaded, *, hidden: bool):
+    def opening(self, loaded, *, hidden: bool, options=None):
         """The scenario's set-up as the SPI system lays it out (its position model is borrowed too)."""
         from pbem.engine.sequence import opening
 

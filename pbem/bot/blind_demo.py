@@ -42,7 +42,7 @@ def default_blind_folder(scenario: str, base: Path = Path(".")) -> Path:
 
 def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], seed: int | None = 0,
                    on_file: Callable[[str, Path], None] | None = None, edition: str | None = None,
-                   escrow: bool = False) -> BlindDemo:
+                   escrow: bool = False, options: list[str] | None = None) -> BlindDemo:
     """Play ``scenario`` to its end in ``folder`` (``JP/`` and ``US/``, one per player; the files travel by copy).
 
     ``escrow``: a third party (``escrow.key``) holds the escrow, and at the end the Japanese bot vanishes instead of
@@ -72,7 +72,7 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
 
     text, private = blind_files.start(scenario, ids["JP"], ids["US"].public, ids["JP"].public, setup=None,
                                       choose_setup=bot("JP"), edition=edition,
-                                      escrow=ids["ESC"].public if escrow else None)
+                                      escrow=ids["ESC"].public if escrow else None, options=options)
     write_new(folders["JP"] / blind_files.private_name("JP"), json.dumps(private, sort_keys=True), mode=0o600)
     send(write_new(folders["JP"] / blindfile.file_name(0), text), "JP")
     while True:

@@ -20,6 +20,7 @@ from pbem.bot.orders import BotError
 from pbem.bot.report import FinalReport, final_report
 from pbem.systems import load_scenario, system_of
 from pbem.errors import BadInput
+from pbem.protocol.fog_options import fog_option
 from pbem.game.replay import AuditReport
 from pbem.game.modes.referee.audit import audit_game
 from pbem.game.checks import verify_game
@@ -117,7 +118,7 @@ def run_demo(
 
     genesis = start_game(str(loaded.path), referee, parties["US"].public, parties["JP"].public, edition, options=options)
     path = write_new(game / turn_name(0), genesis.text)
-    total = 2 * (loaded.scenario.last_turn - loaded.scenario.first_turn + 1) + (1 if options and "hidden-units" in options else 0)
+    total = 2 * (loaded.scenario.last_turn - loaded.scenario.first_turn + 1) + (1 if fog_option(options) is not None else 0)
     done = 0
     while True:
         game_turn = open_turn(path)

@@ -84,6 +84,11 @@ class CaseHidden(BaseModel):
     exposed: list[str] = Field(default_factory=list)
     priority: list[HexId] = Field(default_factory=list)
     radius: int = Field(default=3, ge=0)
+    variant: Literal["hidden-units", "fog-iph", "fog-formosa"] = "hidden-units"
+    """The way units are hidden (docs/hidden-units.md): 19B, IPH 6.8 or Formosa 11.0-11.2."""
+    static: list[str] = Field(default_factory=list)
+    concealed_move: int | None = Field(default=None, ge=0)
+    declared: list[HexId] = Field(default_factory=list)
 
 
 class CaseHistory(BaseModel):
@@ -123,7 +128,8 @@ class Case(BaseModel):
         if self.hidden is not None:
             hidden = HiddenState(
                 deployed=self.hidden.deployed, exposed=frozenset(self.hidden.exposed),
-                priority=tuple(self.hidden.priority), radius=self.hidden.radius,
+                priority=tuple(self.hidden.priority), radius=self.hidden.radius, variant=self.hidden.variant,
+                static=frozenset(self.hidden.static), concealed_move=self.hidden.concealed_move, declared=tuple(self.hidden.declared),
             )
         return GameState(
             position=self.position,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.cases.load import LoadedCase
-from pbem.engine import exposure, sequence
+from pbem.engine import fog_variants, sequence
 from pbem.engine.board import Board
 from pbem.engine.scoring import lines_of_communications, shown_ratio, victory_report
 from pbem.model.common import SIDES
@@ -25,7 +25,7 @@ def hidden_outcome(board: Board, state: GameState, events: list[dict]) -> dict[s
     assert state.hidden is not None
     view = american_state(state)
     japanese = {u.id for u in state.units if u.side == "JP"}
-    seen = exposure.sightings(board, events, japanese)
+    seen = fog_variants.of(state).sightings(board, events, japanese)
     return {
         "exposed": sorted(state.hidden.exposed),
         "view": {

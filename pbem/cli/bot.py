@@ -87,7 +87,7 @@ def demo(
     us_policy: Annotated[str, typer.Option("--us", help="The US bot's policy: greedy, lookahead or random.")] = "greedy",
     jp_policy: Annotated[str, typer.Option("--jp", help="The Japanese bot's policy: greedy, lookahead or random.")] = "greedy",
     think: Think = None,
-    option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (docs/hidden-units.md).")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option: hidden-units, fog-iph or fog-formosa (one way of hiding units per game, docs/hidden-units.md).")] = None,
     no_referee: Annotated[bool, typer.Option("--no-referee", help="With --option hidden-units: no referee; the Japanese bot commits and opens his markers, publishes his secret at the end (docs/hidden-units.md).")] = False,
     escrow: Annotated[bool, typer.Option("--escrow", help="With --no-referee --option hidden-units: a third party holds the escrow; at the end the Japanese bot vanishes and the holder recovers his secret (pbem blind recover).")] = False,
 ) -> None:
@@ -121,7 +121,8 @@ def demo(
         def on_turn(t: TurnPlayed) -> None:
             dice = " ".join(map(str, t.rolls)) or "-"
             if t.setup:
-                progress.console.print(f"  Japanese secret set-up, then 2d6 of intelligence: dice {dice}")
+                roll = ", then 2d6 of intelligence" if "hidden-units" in (option or []) else ""  # 19B.7 only
+                progress.console.print(f"  Japanese secret set-up{roll}: dice {dice}")
             else:
                 progress.console.print(f"  Game-Turn {t.turn:>2} {t.side:<2}  {t.moves:>3} move(s)  {t.combats:>2} combat(s)  dice {dice}")
             progress.update(task, completed=t.done, total=t.total, description=f"Game-Turn {t.turn} {t.side}")
@@ -159,7 +160,9 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     from pbem.loading.datafiles import find_scenario
     from pbem.errors import BadInput
 
-    if "hidden-units" not in (option or []):
+    from pbem.protocol.fog_options import fog_option
+
+    if fog_option(option) is None:
         raise BadInput("pbem demo --no-referee plays hidden units with no referee (a two-player game without them has no demo yet)",
                        hint="add --option hidden-units")
     find_scenario(scenario)
@@ -171,7 +174,7 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     def on_file(side, path) -> None:
         typer.echo(f"  {side} wrote {path.name}")
 
-    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file, edition=edition, escrow=escrow)
+    done = run_blind_demo(scenario, folder, policies=policies, seed=seed, on_file=on_file, edition=edition, escrow=escrow, options=option)
     if done.verify_findings:
         typer.echo(f"NOT VERIFIED: {done.verify_findings[0]}")
     else:

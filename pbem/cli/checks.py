@@ -42,6 +42,7 @@ def verify(
     result = verify_game(sources, {p if p.is_dir() else p.parent for p in paths}, replay_with=identity)
     findings = result.findings
     from pbem.game.nmr_turns import nmr_lines, nmr_turns
+    from pbem.protocol.fog_options import fog_option
 
     missed = nmr_turns(result.turns)
     if as_json:
@@ -66,7 +67,7 @@ def verify(
                    f"signatures, hash chain, orders headers, seeds and all {result.rolls} roll(s) hold")
         mine = _side_of(result.turns, identity) if identity is not None else None
         genesis = next((t for t in result.turns if t.seq == 0), None)
-        hidden = genesis is not None and "hidden-units" in ((genesis.public or {}).get("options") or [])
+        hidden = genesis is not None and fog_option((genesis.public or {}).get("options")) is not None
         replayed = ("your view lacks the hidden units its combats met, so the audit after the game replays it"
                     if hidden and mine == "US" else "--replay-mine recomputed the bot's orders from your view and replayed them")
         for line in nmr_lines(missed, how="pbem verify checked its NMR record", mine=mine,

@@ -92,7 +92,7 @@ def new(
     us_mail: Annotated[str, typer.Option("--us-mail", help="The US player's mail address.")],
     jp: Annotated[Path, typer.Option("--jp", help="The Japanese player's public identity (JP.pub).")],
     jp_mail: Annotated[str, typer.Option("--jp-mail", help="The Japanese player's mail address.")],
-    option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units.")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option: hidden-units, fog-iph or fog-formosa (docs/hidden-units.md).")] = None,
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     deadline: Annotated[str, typer.Option("--deadline", help="Time a player has for each orders file, e.g. 72h.")] = "72h",
     grace: Annotated[str, typer.Option("--grace", help="Grace after the deadline before the NMR policy, e.g. 24h.")] = "24h",

@@ -23,7 +23,7 @@ def new(
     edition: Annotated[Optional[str], typer.Option("--edition", help="dg-2009 (the default) or spi-1975.")] = None,
     passphrase_env: PassphraseEnv = None,
     gsp: Annotated[Optional[Path], typer.Option("--gsp", help="A JSON file replacing the scenario's Ground Support track: [{\"turn\": 1, \"US\": 4, \"JP\": 0, \"source\": \"...\"}, ...].")] = None,
-    option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option, repeatable: hidden-units (Japanese units hidden from the American player, docs/hidden-units.md).")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option: hidden-units, fog-iph or fog-formosa (Japanese units hidden from the American player, one way per game, docs/hidden-units.md).")] = None,
     setup: Annotated[Optional[Path], typer.Option("--setup", help="With --no-referee --option hidden-units: the Japanese set-up orders (JSON) the genesis commits (default: the greedy bot's).")] = None,
     escrow: Annotated[Optional[Path], typer.Option("--escrow", help="With --no-referee --option hidden-units: a third party's public identity (HOLDER.pub); every Japanese file seals the secret and the orders it commits to him, so that he can recover them for the audit if the Japanese player quits (pbem blind recover).")] = None,
 ) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pbem.engine.attacks import check_attacks
 from pbem.engine.board import Board
-from pbem.engine import forfeit, limited
+from pbem.engine import fog_variants, forfeit, limited
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.engine.events import Event
 from pbem.engine.movement import MovementOutcome, check_moves
@@ -70,18 +70,22 @@ def check_orders(board: Board, ruleset: Ruleset, state: GameState, orders: Order
     units = state.unit_index()
     placement = Placement(units, state.locations)
     position = state.position
+    fog = fog_variants.of(state)
     if state.hidden is not None and not state.hidden.deployed:
-        return Check(tuple(check_deployment(board, state, orders)), MovementOutcome([], [], placement))
-    movement = check_moves(board, units, placement, position.phasing, position.phase, list(orders.moves), ruleset)
-    problems = list(movement.problems) + limited.order_problems(state, orders) + forfeit.order_problems(ruleset, state, orders)
-    gone = limited.before_japanese_attacks(board, movement) if state.hidden is not None and position.phasing == "JP" else {}
+        return Check(tuple(check_deployment(board, state, orders) + fog.deployment_problems(state, orders)), MovementOutcome([], [], placement))
+    gone = fog.before_movement(state, orders, placement) if state.hidden is not None else {}
+    moving = fog.moving_units(state, orders, units) if state.hidden is not None else units
+    movement = check_moves(board, moving, placement, position.phasing, position.phase, list(orders.moves), ruleset)
+    problems = list(movement.problems) + fog.order_problems(state, orders) + forfeit.order_problems(ruleset, state, orders)
+    if state.hidden is not None and position.phasing == "JP":
+        gone |= fog.before_japanese_attacks(board, movement)
     problems += check_attacks(
         ruleset,
         units,
         movement.placement,
         position.phasing,
         # An intelligence roll's point is not available to the attacks (9.1); a roll with none left is refused (19B.7).
-        max(0, position.gsp_of(position.phasing) - limited.intelligence_cost(state, orders)),
+        max(0, position.gsp_of(position.phasing) - fog.intelligence_cost(state, orders)),
         list(orders.attacks),
         movement.arrived_in_zoc,
         frozenset(p.unit for p in movement.problems if p.unit),
@@ -118,10 +122,11 @@ def adjudicate(
     removed = {u: h for u, (h, _rule, _why) in check.dummies_gone.items()}
     exposed = frozenset()
     extra_dice = 0
+    fog = fog_variants.of(state)
     if state.hidden is not None:
-        exposed = limited.at_japanese_start(board, state) if position.phasing == "JP" else state.hidden.exposed
+        exposed = fog.exposed_as_combat_begins(board, state, orders, placement)
         if position.phasing == "US":
-            step = limited.before_american_combat(board, state, orders, placement, dice)
+            step = fog.before_american_combat(board, state, orders, placement, dice)
             before += step.events
             removed |= step.removed
             exposed |= step.exposed
@@ -154,7 +159,7 @@ def adjudicate(
     if orders.forfeit is not None:
         update["forfeit"] = forfeit.recorded(ruleset, state, orders)
     if state.hidden is not None:
-        update["hidden"], after_events = limited.after_turn(board, state, phase.placement, exposed, events, orders)
+        update["hidden"], after_events = fog.after_turn(board, state, phase.placement, exposed, events, orders)
         events += after_events
     update["locations"] = phase.placement.locations()
     after = state.model_copy(update=update)
@@ -165,6 +170,12 @@ def _secret_setup(board: Board, state: GameState, orders: Orders, dice: DiceSour
     """The Japanese secret set-up carried out, then the American intelligence roll of 2d6 (19B.7)."""
     placed = apply_deployment(state, orders)
     placement = Placement(placed.unit_index(), placed.locations)
+    fog = fog_variants.of(state)
+    if not fog.setup_intelligence_dice:  # IPH 6.8 and Formosa 11.0 roll no intelligence: the set-up alone
+        events: list[Event] = [{"type": "deployed", "side": "JP", "rule": fog.rule}]
+        hidden, extra = fog.after_turn(board, placed, placement, frozenset(), events, orders)
+        after = placed.model_copy(update={"hidden": hidden.model_copy(update={"deployed": True}), "locations": placement.locations()})
+        return Adjudication(True, (), tuple(events + extra), (), after, 0)
     count = dice.roll("intelligence after the set-up (19B.7): 2d6, first die") + dice.roll("intelligence after the set-up (19B.7): 2d6, second die")
     step = limited.BeforeCombat()
     events: list[Event] = [{"type": "deployed", "side": "JP", "rule": "19B.2"}]

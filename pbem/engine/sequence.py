@@ -14,6 +14,8 @@ Reinforcements withheld earlier stay available off the map.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pbem.engine import forfeit
 from pbem.engine.board import Board
 from pbem.engine.events import Event
@@ -22,12 +24,15 @@ from pbem.engine.dummies import dummy_counters
 from pbem.model.scenario import ExitRequirement, HiddenUnits, Scenario
 from pbem.model.state import GameState, HiddenState, Position
 
+if TYPE_CHECKING:
+    from pbem.model.fog import FogSetting
+
 
 def _arrivals(scenario: Scenario, turn: int) -> list:
     return [u for u in scenario.units if u.arrives == turn]
 
 
-def opening(scenario: Scenario, *, hidden: bool = False) -> GameState:
+def opening(scenario: Scenario, *, hidden: bool = False, variant: str = "hidden-units", fog: FogSetting | None = None) -> GameState:
     """The position at the start of the scenario's first player-turn.
 
     With ``hidden`` (the hidden-units option) the Japanese secret set-up is
@@ -42,10 +47,17 @@ def opening(scenario: Scenario, *, hidden: bool = False) -> GameState:
     if hidden:
         limits = scenario.hidden_units or HiddenUnits(source="assumed: the scenario sets no limits")
         fastest = max((u.move for u in scenario.units if u.side == "JP"), default=0)
-        dummies = dummy_counters(limits.dummies, fastest)
+        count = limits.dummies
+        extra = {}
+        if variant != "hidden-units":
+            # IPH 6.8: no dummies; Formosa 11.1: the scenario's deception units, which never move (fog_variants).
+            count = fog.deception if fog is not None else 0
+            extra = {"variant": variant, "static": frozenset(fog.static if fog else ()),
+                     "concealed_move": fog.concealed_move if fog else None}
+        dummies = dummy_counters(count, fastest)
         counters += tuple(dummies)
         locations |= {d.id: OFFMAP for d in dummies}
-        limited = HiddenState.model_construct(radius=limits.radius)
+        limited = HiddenState.model_construct(radius=limits.radius, **extra)
     # Built of the checked scenario's values, so constructed: validating would build
     # pydantic's validators for the whole state, which no other step of an audit needs.
     return GameState.model_construct(

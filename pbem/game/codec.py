@@ -33,6 +33,9 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     if state.hidden is not None:
         hidden = state.hidden
         doc["hidden"] = {"deployed": hidden.deployed, "exposed": sorted(hidden.exposed), "priority": list(hidden.priority), "radius": hidden.radius}
+        if hidden.variant != "hidden-units":  # written only for the other fog variants, so 19B positions keep their bytes
+            doc["hidden"] |= {"variant": hidden.variant, "static": sorted(hidden.static), "concealed_move": hidden.concealed_move,
+                              "declared": list(hidden.declared)}
     return doc
 
 

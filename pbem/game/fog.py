@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from pbem.model.construct import construct
-from pbem.engine import exposure
+from pbem.engine import exposure, fog_variants
 from pbem.engine.board import Board
 from pbem.engine.hexes import is_hex_id
 from pbem.model.common import ELIMINATED, NOT_ON_MAP
@@ -91,7 +91,9 @@ def _american_state(state: GameState) -> GameState:
         "locations": locations,
         "no_fpf": frozenset(u for u in state.no_fpf if u in shown),
         "exits": tuple(e for e in state.exits if e.unit in shown),
-        "hidden": hidden.model_copy(update={"exposed": frozenset(u for u in hidden.exposed if u in shown)}),
+        # Formosa's static units are public scenario data, but a list naming hidden units is kept to those shown.
+        "hidden": hidden.model_copy(update={"exposed": frozenset(u for u in hidden.exposed if u in shown),
+                                            "static": frozenset(u for u in hidden.static if u in shown)}),
         "awards": (),
     })
 
@@ -113,7 +115,7 @@ def american_events(board: Board, before: GameState | None, after: GameState, ev
         if event["type"] == "intelligence":
             seen.update(e["unit"] for e in event["exposed"])
     seen = {u for u in seen if u in units and not units[u].is_dummy}
-    sighted = exposure.sightings(board, events, {u for u in japanese if not units[u].is_dummy})
+    sighted = fog_variants.of(after).sightings(board, events, {u for u in japanese if not units[u].is_dummy})
     # A unit seen in a clear hex was examined there (19B.3): its sighting names it, but no other event of its moves does.
     named = seen | {events[i]["unit"] for i in sighted}
     out = []

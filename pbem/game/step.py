@@ -21,7 +21,7 @@ from pbem.game.limits import capped, size_problem
 from pbem.loading.turns import scenario_hash, shipped_mismatch, with_overrides
 from pbem.game.sizes import sealed_bucket
 from pbem.game.views import build_view, last_turn_record, public_record
-from pbem.model.common import HIDDEN_UNITS, OPTIONS, SIDES
+from pbem.model.common import FOG_OPTIONS, OPTIONS, SIDES, fog_option
 from pbem.model.state import GameState
 from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.ordersfile import OrdersBody
@@ -166,9 +166,23 @@ def genesis_step(
     if options:
         extra["options"] = sorted(set(options))
     return record_step(
-        system_of(loaded).opening(loaded, hidden=HIDDEN_UNITS in (options or ())), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
+        fog_opening(loaded, options), game=game, seq=0, scenario_ref=scenario_ref, ruleset=ruleset, over=False, last=None, loaded=loaded,
         extra_public=extra,
     )
+
+
+def refuse_two_fogs(options: list[str] | None) -> None:
+    """One game hides units one way: 19B, IPH 6.8 or Formosa 11.0 (docs/hidden-units.md)."""
+    fogs = sorted({o for o in options or () if o in FOG_OPTIONS})
+    if len(fogs) > 1:
+        raise BadInput(f"the options {' and '.join(fogs)} are two ways of hiding units; a game plays one",
+                       field="--option", hint="keep one of: " + ", ".join(FOG_OPTIONS) + " (docs/hidden-units.md)")
+
+
+def fog_opening(loaded: LoadedScenario, options: list[str] | None) -> GameState:
+    """The opening position under the game's options, as its rules system lays it out: hidden units the way the
+    game's fog option says (19B, IPH 6.8, Formosa 11.0; docs/hidden-units.md), none without one."""
+    return system_of(loaded).opening(loaded, hidden=fog_option(options) is not None, options=options)
 
 
 @dataclass(frozen=True)
@@ -190,6 +204,7 @@ def open_game(
     unknown = [o for o in options or () if o not in OPTIONS]
     if unknown:
         raise BadInput(f"unknown game option '{unknown[0]}'", hint=f"the options are: {', '.join(OPTIONS)}")
+    refuse_two_fogs(options)
     path = find_scenario(scenario_name)
     document = scenario_document(path)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
@@ -206,7 +221,7 @@ def open_game(
     if mismatch:
         raise BadInput(mismatch, file=str(path), hint="give the edited scenario an id of its own")
     step = genesis_step(loaded, document, game=game, scenario_ref=scenario_ref, ruleset=ruleset, overrides=overrides, options=options)
-    return Opening(game, scenario_ref, ruleset, step, sealed_bucket(loaded.scenario, hidden=HIDDEN_UNITS in (options or ()), previous=None))
+    return Opening(game, scenario_ref, ruleset, step, sealed_bucket(loaded.scenario, hidden=fog_option(options) is not None, previous=None))
 
 
 @dataclass(frozen=True)

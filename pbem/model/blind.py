@@ -169,7 +169,7 @@ class BlindGenesis(_Body):
     """``blind-0000-JP.pbem``: the scenario, both identities, the set-up root and the first commitments."""
 
     scenario: ScenarioRef
-    options: list[Literal["hidden-units"]]
+    options: list[Literal["hidden-units", "fog-iph", "fog-formosa"]] = Field(max_length=1)
     identities: Identities
     setup: SetupRoot
     commit: OrdersCommitment

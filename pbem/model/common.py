@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from pbem.protocol.fog_options import FOG_FORMOSA, FOG_IPH, FOG_OPTIONS, HIDDEN_UNITS, fog_option  # noqa: F401  (re-exported)
+
 HexId = Annotated[str, Field(pattern=r"^[0-9]{4}$", description="Hex id CCRR: column then row, both from 01.")]
 Side = Literal["US", "JP"]
 Kind = Literal["infantry", "cavalry", "engineer", "recon", "armor", "artillery", "airassault", "dummy", "hidden"]
@@ -22,9 +24,8 @@ ELIMINATED = "eliminated"
 EXITED = "exited"
 """A unit that left the map by an exit hex (Leyte 16.13); it may come back as a reinforcement."""
 NOT_ON_MAP = frozenset({OFFMAP, ELIMINATED, EXITED})
-HIDDEN_UNITS = "hidden-units"
-"""The game option of limited intelligence (docs/hidden-units.md)."""
-OPTIONS = (HIDDEN_UNITS,)
+OPTIONS = FOG_OPTIONS
+"""The game options: the ways of hiding units (docs/hidden-units.md)."""
 
 
 def enemy_of(side: Side) -> Side:

@@ -111,3 +111,7 @@ class Orders(BaseModel):
     intelligence: Intelligence | None = Field(
         default=None, description="Hidden-units games only, American orders: an intelligence roll and the standing priority of hexes (19B.7)."
     )
+    reveal: list[str] | None = Field(
+        default=None,
+        description="fog-formosa games only, Japanese orders: concealed units revealed as the player-turn begins (Formosa 11.1, 11.2); a deception unit revealed is removed for good.",
+    )

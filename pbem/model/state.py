@@ -64,6 +64,15 @@ class HiddenState(BaseModel):
     priority: tuple[HexId, ...] = ()
     radius: int = 3
     """How far from a printed Japanese set-up hex a unit or dummy may set up (the scenario's assumed set-up zone)."""
+    variant: str = "hidden-units"
+    """Which way of hiding units the game plays (a fog option: ``hidden-units``, ``fog-iph``, ``fog-formosa``;
+    :mod:`pbem.engine.fog_variants`)."""
+    static: frozenset[str] = frozenset()
+    """fog-formosa: the Japanese units that may not move while concealed (Formosa 11.1; scenario data, assumed)."""
+    concealed_move: int | None = None
+    """fog-formosa: the one movement factor every concealed unit moves with (Formosa 11.1; scenario data, assumed)."""
+    declared: tuple[HexId, ...] = ()
+    """fog-iph: hidden stacks the American player has declared an attack on and examined this player-turn (IPH 6.8)."""
 
 
 class GameState(BaseModel):

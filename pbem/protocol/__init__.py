@@ -14,6 +14,7 @@ One module per job:
 ``signing``    signed envelopes with domain separation
 ``sealing``    HPKE (RFC 9180) sealing with size-bucket padding
 ``dice``       committed seeds and the deterministic, unbiased d6 stream
+``fog_options`` the game options a genesis may name to hide units (their names only)
 ``derive``     a player's salt and orders nonce, derived from his own key
 ``parts``      sealed bytes carried raw after a file's JSON, named by length and digest
 ``turnfile``   the referee's signed turn file

@@ -79,8 +79,9 @@ class RulesSystem(Protocol):
         """The game's rules as the system reads them from the ruleset its signed files carry (ValueError or TypeError
         when they are malformed: the caller names the file)."""
 
-    def opening(self, loaded: Any, *, hidden: bool) -> Any:
-        """The opening position of the scenario (``hidden``: with the hidden-units option)."""
+    def opening(self, loaded: Any, *, hidden: bool, options: list[str] | None = None) -> Any:
+        """The opening position of the scenario (``hidden``: with hidden units; ``options``: the game's, which may name
+        the way they are hidden — a fog variant the system plays)."""
 
     def read_orders(self, document: Any, source: str) -> Any:
         """A side's orders document checked against the system's orders schema (BadInput naming ``source`` and the field)."""

@@ -48,11 +48,11 @@ def mode_to_start(*, referee: bool, options: list[str] | None) -> GameMode:
 
     A game without a referee is two-player mode, or with the hidden-units option (``options``) the mode of hidden
     units with no referee."""
-    from pbem.model.common import HIDDEN_UNITS
+    from pbem.protocol.fog_options import fog_option
 
     if referee:
         return _mode(_REFEREE)
-    return _mode(_BLIND if HIDDEN_UNITS in (options or ()) else _TWO_PLAYER)
+    return _mode(_BLIND if fog_option(options) is not None else _TWO_PLAYER)
 
 
 __all__ = ["BLIND_MODE", "GameMode", "MODES", "mode_of", "mode_to_start"]

@@ -43,10 +43,18 @@ class SpiSystem:
         """The edition and exclusive rules (I1, :class:`pbem.model.ruleset.Ruleset`)."""
         return _rules(ruleset)
 
-    def opening(self, loaded, *, hidden: bool):
+    def opening(self, loaded, *, hidden: bool, options: list[str] | None = None):
+        """19B's hidden units with ``hidden``; under a fog variant of the game's ``options`` (IPH 6.8, Formosa 11.0),
+        that variant's, with its scenario data (pbem/data/fog_variants.json)."""
         from pbem.engine.sequence import opening
+        from pbem.protocol.fog_options import fog_option
 
-        return opening(loaded.scenario, hidden=hidden)
+        fog = fog_option(options)
+        if fog is None:
+            return opening(loaded.scenario, hidden=hidden)
+        from pbem.loading.fog_data import fog_setting
+
+        return opening(loaded.scenario, hidden=True, variant=fog, fog=fog_setting(loaded.scenario.id, fog))
 
     def read_orders(self, document: Any, source: str):
         from pbem.loading.datafiles import orders_from

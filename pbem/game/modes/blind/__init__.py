@@ -79,8 +79,8 @@ class BlindMode(GameMode):
         from pbem.game.modes.blind.exposure import pieces
 
         text, private = blind_files.start(scenario, me, us, jp, setup=setup, edition=edition, ground_support=ground_support,
-                                          escrow=escrow)
-        committed = setup_lines(pieces(placed_setup(load_scenario(scenario), private["orders"]["1"])))
+                                          escrow=escrow, options=options)
+        committed = setup_lines(pieces(placed_setup(load_scenario(scenario), private["orders"]["1"], options)))
         return BlindStart(text, private, bot_setup=setup is None, committed=committed,
                           escrow=escrow.describe() if escrow else None)
 

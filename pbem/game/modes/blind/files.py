@@ -27,9 +27,9 @@ from pbem.loading.datafiles import LoadedScenario, find_scenario, load_scenario,
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.modes.blind import escrow as blind_escrow, schema as blind_schema, run as br
-from pbem.game.step import genesis_step, verdict
+from pbem.game.step import genesis_step, refuse_two_fogs, verdict
 from pbem.loading.turns import scenario_hash, with_overrides
-from pbem.model.common import HIDDEN_UNITS, Edition
+from pbem.model.common import HIDDEN_UNITS, Edition, fog_option
 from pbem.protocol import blindfile, commitment, dice, signing
 from pbem.protocol.canonical import b64d, b64e
 from pbem.protocol.commitment import Opening
@@ -160,7 +160,8 @@ def load(folder: Path) -> BlindGame:
         raise VerificationFailed("the genesis names a scenario that is not the one pbem ships under that id",
                                  file=genesis.source, field="scenario", hint="both players need the same pbem scenarios")
     game = blindfile.body_field(genesis, "game", str)
-    record = br.Record(game, ruleset=br.ruleset_of(loaded, _edition(genesis.body.get("edition", DEFAULT_EDITION), genesis.source)))
+    record = br.Record(game, ruleset=br.ruleset_of(loaded, _edition(genesis.body.get("edition", DEFAULT_EDITION), genesis.source)),
+                       options=list(genesis.body.get("options") or [HIDDEN_UNITS]))
     setup = blindfile.body_field(genesis, "setup", dict)
     record.setup_root, record.setup_markers = setup["root"], list(setup["markers"])
     held = BlindGame(folder, messages, identities, loaded, ref, record)
@@ -346,7 +347,7 @@ def _rejudged(held: BlindGame, before: dict, pub: br.Publication, orders) -> lis
 def findings(held: BlindGame) -> list[br.Finding]:
     """What each player checks at once on the files he received (and ``verify`` on the folder), naming the cheater."""
     record = held.record
-    record.findings = br.setup_problems(held.loaded, record.setup_markers)  # the genesis: zone and counts, at once
+    record.findings = br.setup_problems(held.loaded, record.setup_markers, options=record.options)  # the genesis: zone and counts, at once
     american = _FileAmerican(held)
     previous = None
     for pub in record.publications:
@@ -439,7 +440,8 @@ def role_in(held: BlindGame, identity: PublicIdentity) -> str | None:
 
 def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *, setup: dict | None,
           choose_setup: Chooser | None = None, edition: str | None = None,
-          ground_support: list[dict] | None = None, escrow: PublicIdentity | None = None) -> tuple[str, dict]:
+          ground_support: list[dict] | None = None, escrow: PublicIdentity | None = None,
+          options: list[str] | None = None) -> tuple[str, dict]:
     """The Japanese player's genesis (its text) and what he keeps: the root over his secret set-up, the commitment
     to his set-up orders and to the salt of their dice (and, with ``escrow``, the holder and the first escrow part).
     The edition and a Ground Support track in place of the scenario's are recorded in it, signed, as a referee's
@@ -459,8 +461,9 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     escrowed = None
     if escrow is not None:  # the secret dealt between the holder and the American player (PVSS), not drawn
         escrowed, secret = blind_escrow.deal(escrow, us, game, secret)
-    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=br.ruleset_of(loaded, edition),
-                        options=[HIDDEN_UNITS])
+    refuse_two_fogs(options)
+    fog = [fog_option(options) or HIDDEN_UNITS]  # the way of hiding units (docs/hidden-units.md): 19B unless named
+    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=br.ruleset_of(loaded, edition), options=fog)
     if step.state.hidden.deployed or step.state.to_act() != "JP":
         raise BadInput(f"scenario {loaded.scenario.id} has no secret Japanese set-up to start from",
                        hint="play hidden units without a referee on a scenario where the Japanese player sets up hidden")
@@ -476,7 +479,7 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     placed = apply_deployment(step.state, parsed)
     tree = commitment.commit(secret, game=game, seq=-1, pieces=br.pieces(placed))
     salt, nonce = br.orders_salt_nonce(secret, game=game, seq=1)
-    body = {"game": game, "n": 0, "from": "JP", "prev": None, "scenario": ref, "options": [HIDDEN_UNITS],
+    body = {"game": game, "n": 0, "from": "JP", "prev": None, "scenario": ref, "options": fog,
             "identities": {"US": us.line(), "JP": jp.line()}, "setup": {"root": tree.root, "markers": tree.markers},
             "commit": {"seq": 1, "orders": br.orders_commitment(nonce, orders), "salt": dice.commit(salt)},
             "edition": edition}

@@ -132,6 +132,8 @@ class Record:
     findings: list[Finding] = field(default_factory=list)
     ruleset: dict | None = None
     """The rules the genesis names (its edition); None: the scenario's own."""
+    options: list[str] = field(default_factory=lambda: ["hidden-units"])
+    """The way of hiding units the genesis names (docs/hidden-units.md): 19B, fog-iph or fog-formosa."""
 
 
 class Japanese:
@@ -202,6 +204,7 @@ class American:
     def receive(self, pub: Publication, before_root: tuple[str, list[str]]) -> None:
         """Check a publication before anything depends on it; every problem is a finding naming the Japanese player."""
         view, seq = pub.view, pub.seq
+        self._check_concealed_moves(pub, self.last_view)  # fog-formosa only (Formosa 11.1)
         root, markers = before_root
         names = _names(view)
         removed = [e["hex"] for e in view["last"]["events"] if e["type"] == "dummy_removed"]
@@ -245,7 +248,7 @@ class American:
                 self._check_exposure(pub, markers)
                 self._check_moves(pub, markers)
             self.dummies_removed += sum(1 for e in view["last"]["events"] if e["type"] == "dummy_removed")
-            allowed = (self.loaded.scenario.hidden_units.dummies if self.loaded.scenario.hidden_units else 0)
+            allowed = self._dummies_allowed()
             if self.dummies_removed > allowed:
                 self._found(seq, f"has removed {self.dummies_removed} dummies by now, where scenario "
                                  f"{self.loaded.scenario.id} has {allowed} (19B.6): a real unit was passed off as a dummy")
@@ -307,6 +310,36 @@ class American:
         for problem in self.bound.check(pub.side, before, Seen.of_view(pub.view), pub.view["last"]["events"],
                                         dummies_left=placed - self.dummies_removed, file=blindfile.file_name(2 * pub.seq)):
             self._found(pub.seq, problem)
+
+    def _dummies_allowed(self) -> int:
+        """19B.6's dummies, Formosa's deception units (11.1), none under IPH 6.8: the opening's count, public data."""
+        if self.record.options == ["hidden-units"]:
+            return self.loaded.scenario.hidden_units.dummies if self.loaded.scenario.hidden_units else 0
+        from pbem.game.step import fog_opening
+
+        return sum(1 for u in fog_opening(self.loaded, self.record.options).units if u.is_dummy)
+
+    def _check_concealed_moves(self, pub: Publication, before: dict | None) -> None:
+        """Formosa 11.1: every marker the Japanese player-turn leaves concealed came from one before, within the one
+        public movement factor (:mod:`pbem.game.modes.blind.concealed_moves`)."""
+        if pub.side != "JP" or before is None or self.loaded is None or "fog-formosa" not in self.record.options:
+            return
+        from pbem.game.modes.blind.concealed_moves import illegal_concealed_moves
+        from pbem.loading.fog_data import fog_setting
+
+        setting = fog_setting(self.loaded.scenario.id, "fog-formosa")
+        if setting is None or setting.concealed_move is None:
+            return
+        turn = before["state"]["position"]["turn"]  # the Game-Turn of the player-turn played (the view after may be the next)
+        due = [u.counter() for u in self.loaded.scenario.units if u.side == "JP" and u.arrives is not None and u.arrives <= turn]
+        bad = illegal_concealed_moves(self.loaded.board, self.record.ruleset or ruleset_of(self.loaded, None), before,
+                                      pub.view, setting.concealed_move, due)
+        if bad:
+            from pbem.protocol.blindfile import file_name
+
+            self._found(pub.seq, f"left concealed markers in {' '.join(bad)} that no concealed unit could reach: every "
+                                 f"concealed unit moves with the one public factor of {setting.concealed_move} (Formosa 11.1; "
+                                 f"in {file_name(2 * pub.seq)}, the view of step {pub.seq})")
 
     def _check_events(self, pub: Publication) -> None:
         """The view's events against its position: each unit the position names stands where the last event that
@@ -467,19 +500,19 @@ def order_of_battle(loaded: LoadedScenario) -> dict[str, dict]:
             for u in loaded.scenario.units if u.side == "JP" and u.kind not in ("dummy", "hidden")}
 
 
-def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1) -> list[Finding]:
+def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1, options: list[str] | None = None) -> list[Finding]:
     """The set-up's markers against the public set-up zone and counts (19B.2 adapted, 19B.6): each marker on a hex
     some piece may take, no two on one hex (5.31), as many as the set-up units and at most the scenario's dummies more,
     and kind by kind (:mod:`.setup_kinds`): every set-up unit under a marker its kind may take (armor, 5.25), every
     marker where no dummy may stand (a clear hex, 19B.3) held by a unit."""
     from pbem.game.modes.blind.setup_kinds import kind_problems
     from pbem.engine.deployment import SetupZone
-    from pbem.engine.sequence import opening
+    from pbem.game.step import fog_opening
 
-    state = opening(loaded.scenario, hidden=True)
+    state = fog_opening(loaded, options or ["hidden-units"])
     zone = SetupZone.of(loaded.board, state)
     units = [u for u in state.units if u.side == "JP" and state.locations.get(u.id) not in NOT_ON_MAP]
-    dummies = loaded.scenario.hidden_units.dummies if loaded.scenario.hidden_units else 0
+    dummies = sum(1 for u in state.units if u.is_dummy)  # 19B.6's dummies, Formosa's deception units, none in IPH 6.8
     found = []
     if len(set(markers)) != len(markers):
         found.append(Finding("JP", seq, AT_ONCE, "committed a set-up with two markers on one hex (5.31)"))
@@ -527,7 +560,7 @@ def bot_players(loaded: LoadedScenario, policies: dict[str, str], seed: int = 0)
 
 def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Player],
         secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
-        game: str = SELFPLAY, max_steps: int | None = None) -> tuple[Record, Japanese]:
+        game: str = SELFPLAY, max_steps: int | None = None, options: list[str] | None = None) -> tuple[Record, Japanese]:
     """Play a game through the protocol; returns both players' record and the Japanese player (his secret).
 
     Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
@@ -535,11 +568,12 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Playe
     secret = secret or commitment.new_secret()
     jp = japanese(loaded, game, secret, players["JP"])
     ruleset = ruleset_of(loaded, None)
-    record = Record(game, ruleset=ruleset)
+    options = options or ["hidden-units"]
+    record = Record(game, ruleset=ruleset, options=options)
     american = American(us, game, record, us_secret or commitment.new_secret(),
                         {u.id for u in loaded.scenario.units if u.side == "JP"}, loaded)
     step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
-                        ruleset=ruleset, options=["hidden-units"])
+                        ruleset=ruleset, options=options)
     american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
     seq = 0
     while not step.over and (max_steps is None or seq < max_steps):
@@ -629,7 +663,7 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
         return findings, None
     ruleset = record.ruleset or ruleset_of(loaded, None)
     ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}
-    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=["hidden-units"])
+    step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=record.options)
     for pub in record.publications:
         seq = pub.seq
         if pub.side in ("JP", "setup"):

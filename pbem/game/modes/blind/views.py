@@ -98,11 +98,11 @@ def _jp_secret(held: bf.BlindGame, folder: Path) -> tuple[bytes, dict[int, dict]
     return b64d(private["secret"], source=str(path), field="secret"), {int(k): v for k, v in private["orders"].items()}
 
 
-def placed_setup(loaded, orders: dict) -> GameState:
+def placed_setup(loaded, orders: dict, options: list[str] | None = None) -> GameState:
     """The opening position with the Japanese set-up ``orders`` deployed: what the genesis's root commits."""
     ruleset = loaded.scenario.ruleset.model_dump(mode="json")
     genesis = genesis_step(loaded, {}, game=br.SELFPLAY, scenario_ref={"id": loaded.scenario.id, "hash": br.SELFPLAY},
-                           ruleset=ruleset, options=[HIDDEN_UNITS])
+                           ruleset=ruleset, options=list(options or [HIDDEN_UNITS]))
     return apply_deployment(genesis.state, orders_from(orders, "the Japanese set-up"))
 
 
@@ -114,7 +114,7 @@ def committed_setup(held: bf.BlindGame, folder: Path) -> tuple[dict, dict[str, d
     if 1 not in orders:
         raise BadInput("your private file holds no set-up orders", file=str(folder / bf.private_name("JP")),
                        hint="restore it from your backup")
-    placed = placed_setup(held.loaded, orders[1])
+    placed = placed_setup(held.loaded, orders[1], held.record.options)
     under = pieces(placed)
     if commitment.commit(secret, game=held.game, seq=-1, pieces=under).root != held.record.setup_root:
         raise VerificationFailed("your private file's set-up is not the one your genesis committed (its root differs)",

@@ -13,6 +13,7 @@ audit from them (:mod:`.audit`), a player's ``verify --replay-mine``
 from __future__ import annotations
 
 from pbem.errors import BadInput
+from pbem.protocol.fog_options import fog_option
 from pbem.game.advice import mail_subject, orders_steps, orders_subject
 from pbem.loading.folder import orders_name, turn_name
 from pbem.game.modes.base import GameMode, genesis_lines
@@ -143,7 +144,7 @@ class RefereeMode(GameMode):
             status.steps = [*checks, f"pbem audit {folder} --reveal {reveal}"]
 
     def announce_genesis(self, genesis, target):
-        if "hidden-units" in genesis.public.get("options", []):
+        if fog_option(genesis.public.get("options", [])) is not None:
             send = f"send {target.name} to both players; JP sends his secret set-up first (pbem orders template writes one)"
         else:
             send = f"send {target.name} to both players; {genesis.public['awaiting']} moves first"

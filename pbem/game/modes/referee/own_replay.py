@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import PbemError
+from pbem.protocol.fog_options import fog_option
 from pbem.game.record_checks import printed_problems, view_problems
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.chain import Finding
@@ -36,7 +37,7 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
     if side not in ("US", "JP"):
         return []
     genesis = by_seq.get(0)
-    hidden = genesis is not None and "hidden-units" in ((genesis.public or {}).get("options") or [])
+    hidden = genesis is not None and fog_option((genesis.public or {}).get("options")) is not None
     documents = {}
     for folder in folders:
         for path in folder.glob(f"*{SUFFIX}"):

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import BadInput
-from pbem.model.common import HIDDEN_UNITS
+from pbem.protocol.fog_options import fog_option
 from pbem.protocol.chain import Finding
 from pbem.protocol.derive import turn_seed
 from pbem.protocol.dice import DiceStream, commit
@@ -32,10 +32,10 @@ from pbem.protocol.twoplayer import build_two_player_turn, opponent
 
 def refuse_hidden(options: list[str] | None) -> None:
     """BadInput when the game options call for hidden units, which a two-player game cannot keep hidden."""
-    if HIDDEN_UNITS in (options or ()):
+    if fog_option(options) is not None:
         raise BadInput("hidden units need a referee: in a two-player game the player who adjudicates sees the whole "
                        "position, the enemy's hidden units too",
-                       hint="play with a referee (pbem new … --referee REF.pub), or without the hidden-units option")
+                       hint="play with a referee (pbem new … --referee REF.pub), or without a fog option (hidden-units, fog-iph, fog-formosa)")
 
 
 def start_two_player_game(
