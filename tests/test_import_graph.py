@@ -271,7 +271,7 @@ STILL_DIRECT: dict[str, tuple[set[str], str]] = {
     "pbem.cases.load": ({"board"}, _CASES),
     "pbem.cases.position": ({"board", "sequence"}, _CASES),
     "pbem.cases.run": ({"adjudicator", "dice", "placement", "victory"}, _CASES),
-    "pbem.cases.v2": ({"board", "exposure", "fog_variants", "scoring", "sequence"}, _CASES),
+    "pbem.cases.v2": ({"board", "fog_variants", "scoring", "sequence"}, _CASES),
     "pbem.cli.cases": ({"adjudicator", "suggest", "spi.standing"},
                        "pbem orders check --position: a scenario's opening or an SPI case's position (the case harness's)"),
     "pbem.game.fog": ({"board", "exposure", "fog_variants", "hexes"}, _HIDDEN),
