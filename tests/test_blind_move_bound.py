@@ -25,7 +25,7 @@ from pbem.loading.datafiles import load_scenario
 from pbem.model.common import NOT_ON_MAP
 from pbem.protocol import blindfile
 from pbem.protocol.keys import generate
-from tests.blind_games import Player, fix_games
+from tests.blind_games import Player, fix_games, begin as blind_begin
 from tests.games import pbem, run
 
 SCENARIO = "leyte-assault"
@@ -38,13 +38,7 @@ def reproducible(monkeypatch):
 
 
 def begin(base: Path) -> dict[str, Player]:
-    players = {side: Player(base, side) for side in ("US", "JP")}
-    jp, us = players["JP"], players["US"]
-    pbem("new", SCENARIO, "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", jp.game, "--no-referee",
-         "--option", "hidden-units")
-    us.game.mkdir()
-    jp.mail(blindfile.file_name(0), us)
-    return players
+    return blind_begin(base, SCENARIO)
 
 
 def write(players, cheat=None) -> tuple[str, Path]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ import pytest
 from pbem.game.modes.blind import files as blind_files
 from pbem.model.common import NOT_ON_MAP
 from pbem.protocol import blindfile
-from tests.blind_games import Player, fix_games, resign
+from tests.blind_games import Player, fix_games, begin as blind_begin, resign
 from tests.games import pbem, run
 
 SCENARIO = "leyte-assault"
@@ -32,13 +31,7 @@ def reproducible(monkeypatch):
 
 
 def begin(base: Path, scenario: str = SCENARIO) -> dict[str, Player]:
-    players = {side: Player(base, side) for side in ("US", "JP")}
-    jp, us = players["JP"], players["US"]
-    pbem("new", scenario, "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", jp.game, "--no-referee",
-         "--option", "hidden-units")
-    us.game.mkdir()
-    jp.mail(blindfile.file_name(0), us)
-    return players
+    return blind_begin(base, scenario)
 
 
 def write(players, cheat=None) -> tuple[str, Path]:
