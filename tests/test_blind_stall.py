@@ -83,7 +83,15 @@ def test_a_game_waiting_less_than_the_stall_time_is_in_progress_the_same_everywh
     assert code == 1 and game["verdict"] == "not audited" and game["reason"].startswith("the game is not over")
 
 
-def test_opened_from_the_escrow_the_audit_runs_to_the_stall_and_shows_the_dice_he_knew(tmp_path, monkeypatch):
+def test_opened_from_the_escrow_the_audit_shows_the_dice_he_knew_as_the_rolls_of_the_step_he_owed(tmp_path, monkeypatch):
+    """He stopped before publishing step 4: both audits show its rolls as the engine draws them from the stream he
+    knew (which roll, for what, its value), the same in ``pbem audit GAMEDIR`` and ``pbem audit EVENT``; each value
+    is the stream's recomputed from the Japanese secret and the files, and the step played on the replay's position
+    gives exactly those rolls."""
+    from pbem.game.modes.blind import files as blind_files, run as br
+    from pbem.game.step import play
+    from pbem.protocol import dice
+
     players, words = stalled(tmp_path, monkeypatch)
     us, esc = players["US"], players["ESC"]
     pbem("blind", "recover", us.game, "--key", esc.key)
@@ -91,9 +99,36 @@ def test_opened_from_the_escrow_the_audit_runs_to_the_stall_and_shows_the_dice_h
     said = pbem("audit", us.game)
     assert "audited 3 step(s) with full information" in said, said
     assert f"{words}: he stopped before publishing step 4" in said, said
-    knew = re.search(r"he already knew its dice: ((?:\d, )*\d)", said)
-    assert knew, said
-    assert "has not answered" in us.status() or "the game ends here" in us.status()
+    shown = [(int(n), purpose, int(v)) for n, purpose, v in re.findall(r"^    roll (\d+), (.+): ([1-6])$", said, re.M)]
+    # what he knew, recomputed here from his secret (in his own folder) and the files: the step he owed, played
+    held = blind_files.load(us.game)
+    secret = held.secret
+    assert secret == __import__("pbem.protocol.canonical", fromlist=["b64d"]).b64d(
+        json.loads((players["JP"].game / "blind-private-JP.json").read_text())["secret"])
+    _, reached = br.replay(held.loaded, held.record, secret, held.jp_orders, held.ref)
+    if held.awaiting == "US":
+        orders, salt = held.record.us_orders[4]
+        seed = br.derived(secret, "jp-seed", game=held.game, seq=4)
+        assert "(an American player-turn, rolled with his own seed and the American salt)" in said
+    else:
+        orders, seed = held.jp_orders[4], held.record.us_seeds[4]
+        salt, _ = br.orders_salt_nonce(secret, game=held.game, seq=4)
+        assert "(a Japanese step, rolled with the American seed and his own committed salt)" in said
+    stream = dice.DiceStream(seed, salt)
+    play(held.loaded, held.record.ruleset, reached.state, orders, stream, game=held.game, seq=4, scenario_ref=held.ref,
+         source="step 4")
+    assert shown == [(r["n"], r["purpose"], r["value"]) for r in stream.rolls], said
+    assert shown and all(p != "known" for _, p, _ in shown), said  # a step with rolls, each named for what it is
+    # the event audit shows the same lines
+    event = tmp_path / "event"
+    shutil.copytree(us.game, event / "g")
+    report = json.loads(pbem("audit", event, "--json"))
+    details = report["games"][0]["details"]
+    assert [d for d in details if d.startswith("roll ")] == [line.strip() for line in said.splitlines()
+                                                               if line.startswith("    roll ")], details
+    assert any(d.startswith(f"{words}: he stopped before publishing step 4") for d in details), details
+    text = pbem("audit", event)
+    assert f"roll 1, {shown[0][1]}: {shown[0][2]}" in text, text
 
 
 def test_a_backdated_american_file_cannot_stall_a_game_early(tmp_path):

@@ -88,6 +88,7 @@ class BlindGame:
     secret_published: bool = False
     problems: list[br.Finding] = field(default_factory=list)  # what a file's writer owed and did not send (at once)
     secret_recovered_by: str | None = None  # the escrow holder, when the secret came from the escrow (blind_escrow)
+    replayed_to: object = None  # the Step the audit's replay reached with no finding (what a stalled step is played on)
 
     @property
     def game(self) -> str:
@@ -403,9 +404,10 @@ def audit_findings(held: BlindGame) -> list[br.Finding]:
         return [br.Finding("JP", len(held.record.publications), br.AT_END,
                            "has not published his secret: no hidden move can be audited yet (a forfeit in a tournament "
                            "if he refuses)")]
-    found = br.audit(held.loaded, held.record, held.secret, held.jp_orders, held.ref)
+    found, reached = br.replay(held.loaded, held.record, held.secret, held.jp_orders, held.ref)
     if not found and not br.salts_match(held.secret, held.record):
         found.append(br.Finding("JP", 0, br.AT_AUDIT, "published a secret that does not derive the salts he opened"))
+    held.replayed_to = None if found else reached
     return found
 
 
