@@ -156,10 +156,10 @@ def test_the_holder_alone_opens_nothing(tmp_path, monkeypatch):
         pvss.combine(opened, blind_escrow.THRESHOLD)
     part = b64d(jp_files(us.game)[0].body[blind_escrow.PART])
     for guess in (opened[1], held.messages[0].body["escrow"]["pvss"]["shares"][0]["share"].encode()):
-        assert blind_escrow.open_part(blind_escrow.secret_of(guess, held.game), held.game, 0, part) is None
+        assert blind_escrow.open_part(blind_escrow.secret_of(guess, held.game), held.game, 0, part, 1) is None
     # the real secret opens it: the test would see a part the holder could open
     jp_secret = b64d(json.loads((players["JP"].game / "blind-private-JP.json").read_text())["secret"])
-    assert blind_escrow.open_part(jp_secret, held.game, 0, part) is not None
+    assert blind_escrow.open_part(jp_secret, held.game, 0, part, 1) is not None
 
 
 def test_no_one_opens_a_share_before_the_japanese_player_has_stalled(tmp_path, monkeypatch):
@@ -254,7 +254,7 @@ def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_th
                 nonce = os.urandom(12)
                 part = nonce + ChaCha20Poly1305(blind_escrow._part_key(secret, game, n)).encrypt(
                     nonce, sealing.pad(sealing.compress(canonical_bytes(plain)), bucket),
-                    canonical_bytes({"game": game, "n": n}))
+                    blind_escrow.part_aad(game, n, seq))
             else:  # the part of his previous file, pasted in
                 part = sealed[max(k for k in sealed if k < n)]
         sealed[n] = part
@@ -270,7 +270,8 @@ def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_th
     name = blindfile.file_name(cheat["n"])
     assert f"RECOVERY FAILED: step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said, said
     assert "caught at recovery" in said
-    words = {"garbage": "does not decrypt as this file's", "another step": f"escrowed the orders of step {cheat['seq'] - 1}",
+    words = {"garbage": "does not decrypt as this file's",  # another step's: its associated data names another step
+             "another step": "does not decrypt as this file's",
              "replayed": "does not decrypt as this file's",
              "malformed": "opens but is malformed — (top level): Additional properties are not allowed ('note'"}[bad]
     assert words in said, said
@@ -348,7 +349,8 @@ def test_the_escrow_part_has_the_same_length_whatever_the_orders(tmp_path, monke
         for message in jp_files(players["US"].game):
             part = b64d(message.body[blind_escrow.PART])
             lengths.append(len(part))
-            plain = blind_escrow.open_part(secret, message.body["game"], message.n, part)
+            plain = blind_escrow.open_part(secret, message.body["game"], message.n, part,
+                                             (message.body.get("commit") or {}).get("seq"))
             inside.append(len(sealing.compress(plain)))
             orders_seen.append(json.loads(plain)["orders"])
     assert len(set(lengths)) == 1, lengths

@@ -54,98 +54,35 @@ The key pairs are the identities' own Ed25519 keys: a PVSS public key is
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import os
 from pathlib import Path
-from typing import Any
-
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.modes.blind import run as br, schema as blind_schema
+from pbem.game.modes.blind.dealing import (AMERICAN, HOLDER, LARGEST_BUCKET, NONCE_LENGTH, TAG_LENGTH, THRESHOLD,
+                                           _dealing_json, _part_key, deal, dealing_from, identity_point,
+                                           identity_scalar, open_part, part_aad, pvss_context, seal_part,
+                                           secret_from_shares, secret_hash, secret_of)
 from pbem.game.sizes import sealed_bucket
-from pbem.protocol import blindfile, pvss, sealing
-from pbem.protocol.canonical import DIGEST_PREFIX, b64d, b64e, canonical_bytes, parse_canonical
+from pbem.protocol import blindfile, pvss
+from pbem.protocol.canonical import b64d, b64e, parse_canonical
 from pbem.protocol.files import read_text
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 
 PART = "escrow_part"
 """The field of every Japanese file of an escrowed game that holds its escrow part (base64)."""
 AT_RECOVERY = "at recovery"
-LARGEST_BUCKET = 1024 * 1024
-"""No escrow part grows past this (an order of every unit of the largest scenario is far smaller)."""
-THRESHOLD = 2
-HOLDER, AMERICAN = 1, 2
-"""The PVSS participants: 1 the holder, 2 the American player."""
 SHARE_N = -2
 SHARE_NAMES = {HOLDER: "blind-share-holder.pbem", AMERICAN: "blind-share-US.pbem"}
 SHARE_FROM = {HOLDER: "escrow", AMERICAN: "US"}
-NONCE_LENGTH = 12
-TAG_LENGTH = 16
-_SECRET_INFO = b"pbem-v1/blind-secret\x00"
-
-
-def secret_hash(secret: bytes) -> str:
-    """What the genesis of an escrowed game commits: the secret opened from the escrow is checked against it."""
-    return DIGEST_PREFIX + hashlib.sha256(_SECRET_INFO + secret).hexdigest()
-
-
-def _hkdf(ikm: bytes, info: bytes) -> bytes:
-    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(ikm)
-
-
-def pvss_context(game: str) -> bytes:
-    return b"pbem-v1/blind-escrow-pvss\x00" + canonical_bytes({"game": game})
-
-
-def secret_of(point: bytes, game: str) -> bytes:
-    """The per-game secret the PVSS secret ``S`` derives."""
-    return _hkdf(point, b"pbem-v1/blind-escrow-secret\x00" + canonical_bytes({"game": game}))
-
-
-def identity_point(identity: PublicIdentity) -> bytes:
-    """A participant's PVSS public key: his Ed25519 identity key, a point of the prime-order group."""
-    return identity.verify_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-
-
-def identity_scalar(identity: PrivateIdentity) -> int:
-    seed = identity.signing_key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                                              serialization.NoEncryption())
-    return pvss.private_scalar(seed)
-
-
-def _dealing_json(dealing: pvss.Dealing) -> dict:
-    return {"threshold": dealing.threshold, "commitments": [b64e(c) for c in dealing.commitments],
-            "shares": [{"share": b64e(y), "proof": b64e(p.to_bytes())} for y, p in zip(dealing.shares, dealing.proofs)]}
 
 
 def dealing_of(genesis: blindfile.Message) -> pvss.Dealing:
     """The genesis's dealing, decoded (PvssError when a field is not base64 of a group element or a proof)."""
-    doc = genesis.body["escrow"]["pvss"]
-    try:
-        commitments = tuple(b64d(c) for c in doc["commitments"])
-        shares = tuple(b64d(s["share"]) for s in doc["shares"])
-        proofs = tuple(pvss.Proof.from_bytes(b64d(s["proof"]), f"the proof of share {i}")
-                       for i, s in enumerate(doc["shares"], 1))
-    except BadInput as exc:
-        raise pvss.PvssError(f"{exc.message}") from None
-    return pvss.Dealing(commitments, shares, proofs)
+    return dealing_from(genesis.body["escrow"]["pvss"])
 
 
 def participants(held) -> list[bytes]:
     return [identity_point(holder_of(held.messages[0])), identity_point(held.identities["US"])]
-
-
-def deal(holder: PublicIdentity, us: PublicIdentity, game: str, seed: bytes) -> tuple[dict, bytes]:
-    """The genesis's escrow fields and the per-game secret they deal (the Japanese player's, from now on); ``seed``
-    is 32 bytes of the operating system's randomness (``commitment.new_secret``) that ``s`` is drawn from."""
-    s = pvss.scalar_from_seed(seed, b"pbem-v1/blind-escrow-scalar\x00")
-    dealing, point = pvss.deal([identity_point(holder), identity_point(us)], THRESHOLD, pvss_context(game), secret=s)
-    secret = secret_of(point, game)
-    return {"escrow": {"holder": holder.line(), "secret": secret_hash(secret), "pvss": _dealing_json(dealing)}}, secret
 
 
 def holder_of(genesis: blindfile.Message) -> PublicIdentity | None:
@@ -168,35 +105,6 @@ def refuse_holder(holder: PublicIdentity, us: PublicIdentity, jp: PublicIdentity
 def floor_bucket(scenario) -> int:
     """The smallest bucket of a part in this scenario's games: the refereed mode's sealed size (public data)."""
     return sealed_bucket(scenario, hidden=True, previous=None)
-
-
-def _part_key(secret: bytes, game: str, n: int) -> bytes:
-    return _hkdf(secret, b"pbem-v1/blind-escrow-orders\x00" + canonical_bytes({"game": game, "n": n}))
-
-
-def seal_part(secret: bytes, *, game: str, n: int, seq: int | None, orders: Any, bucket: int) -> bytes:
-    """The escrow part of file ``n``: the orders of step ``seq`` it commits, encrypted under the key ``secret``
-    derives for that file, at least ``bucket`` long."""
-    plaintext = sealing.pad(sealing.compress(canonical_bytes({"game": game, "n": n, "seq": seq, "orders": orders})),
-                            bucket)
-    nonce = os.urandom(NONCE_LENGTH)
-    aad = canonical_bytes({"game": game, "n": n})
-    return nonce + ChaCha20Poly1305(_part_key(secret, game, n)).encrypt(nonce, plaintext, aad)
-
-
-def open_part(secret: bytes, game: str, n: int, part: bytes) -> bytes | None:
-    """The plaintext of file ``n``'s part, or None when it does not decrypt as that file's."""
-    from cryptography.exceptions import InvalidTag
-
-    if len(part) < NONCE_LENGTH + TAG_LENGTH:
-        return None
-    try:
-        padded = ChaCha20Poly1305(_part_key(secret, game, n)).decrypt(part[:NONCE_LENGTH], part[NONCE_LENGTH:],
-                                                                      canonical_bytes({"game": game, "n": n}))
-    except InvalidTag:
-        return None
-    data = sealing.unpad(padded)
-    return None if data is None else sealing.decompress(data, LARGEST_BUCKET)
 
 
 def _jp_messages(held) -> list[blindfile.Message]:
@@ -312,12 +220,14 @@ def open_parts(held, secret: bytes) -> tuple[dict[int, dict], list[br.Finding]]:
             bad("sent no escrow part")
             continue
         try:
-            plain = open_part(secret, held.game, message.n, b64d(text, source=message.source, field=PART))
+            plain = open_part(secret, held.game, message.n, b64d(text, source=message.source, field=PART),
+                              commit["seq"] if commit else None)
         except BadInput:
             plain = None
         if plain is None:
-            bad("put an escrow part that does not decrypt as this file's with the opened secret: garbage, or a part "
-                "of another file or game (replayed)")
+            bad("put an escrow part that does not decrypt as this file's with the opened secret (its associated "
+                "data binds the game, the file and the step it commits): garbage, or a part of another file, step or "
+                "game (replayed)")
             continue
         try:
             doc = parse_canonical(plain, source=f"{name} (escrow part)", what="escrow part")
@@ -404,8 +314,8 @@ def read_recovered(folder: Path, held) -> tuple[bytes, dict[int, dict], str] | N
     opened = read_shares(folder, held)
     if len(opened) < THRESHOLD:
         return None
-    secret = secret_of(pvss.combine(opened, THRESHOLD), held.game)
-    if not hmac.compare_digest(secret_hash(secret).encode(), str(held.messages[0].body["escrow"]["secret"]).encode()):
+    secret = secret_from_shares(opened, held.messages[0].body["escrow"], held.game)
+    if secret is None:
         held.problems.append(br.Finding("JP", 0, AT_RECOVERY, "dealt another secret in the escrow of "
                                         f"{Path(held.messages[0].source).name} than the one he committed"))
         return None
