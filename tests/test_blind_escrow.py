@@ -31,7 +31,7 @@ from tests.blind_games import SCENARIO, SECRETS, Player, illegal_mover, play_to_
 from tests.games import pbem
 
 
-def begin(base: Path, *, escrow: bool = True, fresh: bool = True) -> dict[str, Player]:
+def begin(base: Path, *more: str, escrow: bool = True, fresh: bool = True) -> dict[str, Player]:
     """``pbem new`` by the Japanese player, with a third party as escrow holder (``players["ESC"]``); ``fresh``: the
     secrets of tests/test_blind_file_attacks.py's reproducible games start again (else they run on: another game)."""
     base.mkdir(parents=True, exist_ok=True)
@@ -41,7 +41,7 @@ def begin(base: Path, *, escrow: bool = True, fresh: bool = True) -> dict[str, P
     holder = Player(base, "ESC")
     jp, us = players["JP"], players["US"]
     said = pbem("new", SCENARIO, "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", jp.game,
-                "--no-referee", "--option", "hidden-units", *(["--escrow", holder.pub] if escrow else []))
+                "--no-referee", "--option", "hidden-units", *(["--escrow", holder.pub] if escrow else []), *more)
     assert ("escrow: your secret is dealt between esc" in said) == escrow
     assert ("no escrow: this game names no escrow holder" in said) != escrow
     us.game.mkdir()

@@ -146,3 +146,63 @@ def test_a_backdated_american_file_cannot_stall_a_game_early(tmp_path):
     assert "has not answered" not in us.status()
     said = pbem("blind", "recover", us.game, "--key", players["ESC"].key, code=2)
     assert "awaited only since" in said
+
+
+# -- the stall period: a game setting pinned in the genesis (pbem new --stall-days N, 14 by default) ---------------
+
+def test_the_stall_period_chosen_at_new_is_pinned_in_the_genesis_shown_in_status_and_stalls_the_game(tmp_path, monkeypatch):
+    """With --stall-days 3 the game stalls after 4 days (a 14-day game would not); status says the period; the
+    escrow opens then."""
+    from pbem.game.modes.blind import stall as blind_stall
+    from tests.blind_games import SENT
+
+    players = begin(tmp_path, "--stall-days", "3")
+    us = players["US"]
+    assert blindfile.read((us.game / blindfile.file_name(0)).read_text(), "g").body["stall_days"] == 3
+    play_to_the_end(playing(players), until=7)
+    assert "stall: a file left unanswered for 3 days stalls the game" in us.status()
+    assert json.loads(pbem("status", us.game, "--key", us.key, "--json"))["stall_days"] == 3
+    later = datetime.now(timezone.utc) + timedelta(days=4)
+    monkeypatch.setattr(blind_stall, "_now", lambda: later)
+    words = f"JP has not answered file 7 (blind-0007-US.pbem) since {SENT[:10]}"
+    assert f"STALLED: {words}" in us.status(code=1)
+    assert f"STALLED: {words}" in pbem("verify", us.game, code=1)
+    assert "alone it opens nothing" in pbem("blind", "recover", us.game, "--key", players["ESC"].key)
+
+
+def test_a_game_written_before_the_field_stalls_after_14_days(tmp_path, monkeypatch):
+    """A genesis without ``stall_days`` (as every game before it was) reads as 14: 4 days is no stall, 15 days is."""
+    from pbem.game.modes.blind import stall as blind_stall
+
+    players = begin(tmp_path, escrow=False)
+    us, jp = players["US"], players["JP"]
+    resign(jp.game / blindfile.file_name(0), jp.key, lambda body: body.pop("stall_days"))  # before it is mailed
+    jp.mail(blindfile.file_name(0), us)
+    play_to_the_end(playing(players), until=3)
+    assert "stall: a file left unanswered for 14 days stalls the game" in us.status()
+    for days, stalled_now in ((4, False), (15, True)):
+        later = datetime.now(timezone.utc) + timedelta(days=days)
+        monkeypatch.setattr(blind_stall, "_now", lambda later=later: later)
+        assert ("STALLED: JP has not answered file 3" in pbem("verify", us.game, code=1 if stalled_now else 0)) == stalled_now
+
+
+def test_a_nonsense_stall_period_is_refused_naming_the_field(tmp_path):
+    players = begin(tmp_path, escrow=False)
+    us, jp = players["US"], players["JP"]
+    for bad in ("0", "366", "-3"):
+        code, out, err = run("new", "test-skirmish", "--us", us.pub, "--jp", jp.pub, "--key", jp.key,
+                             "--out", tmp_path / f"g{bad}", "--no-referee", "--option", "hidden-units", "--stall-days", bad)
+        said = out + err
+        assert code == 2 and "Traceback" not in said, said
+        assert f"--stall-days is {int(bad)}: a game is stalled after 1 to 365 days" in said and "give --stall-days N" in said
+        assert not (tmp_path / f"g{bad}").exists()
+    code, out, err = run("new", "test-skirmish", "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", tmp_path / "gx",
+                         "--no-referee", "--option", "hidden-units", "--stall-days", "two weeks")
+    assert code == 2 and "--stall-days" in out + err and "Traceback" not in err
+    code, out, err = run("new", "test-skirmish", "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", tmp_path / "gr",
+                         "--no-referee", "--stall-days", "7")
+    assert code == 2 and "--stall-days sets when a game with hidden units and no referee is stalled" in out + err
+    # a genesis signed with a nonsense period is refused when read: exit 2 naming the file and the field
+    resign(us.game / blindfile.file_name(0), jp.key, lambda body: body.update(stall_days=0))
+    code, out, err = run("status", us.game, "--key", us.key)
+    assert code == 2 and "Traceback" not in err and "blind-0000-JP.pbem" in out + err and "stall_days" in out + err, out + err

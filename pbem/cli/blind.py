@@ -181,7 +181,8 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
         output.echo_json({"folder": str(folder), "mode": BLIND_MODE.name, "game": held.game, "role": role,
                           "files": len(held.messages), "steps": len(held.record.publications), "over": held.over,
                           "secret_published": held.secret_published, "secret_from": _secret_from(held),
-                          "escrow": _escrow_holder(held), "next_writer": held.next_writer,
+                          "escrow": _escrow_holder(held), "stall_days": _stall_days(held),
+                          "next_writer": held.next_writer,
                           "verified": not found, "stalled": stalled.removeprefix("STALLED: ") if stalled else None,
                           "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found],
                           "next": [line.removeprefix("next: ") for line in lines if line.startswith("next: ")]})
@@ -222,6 +223,12 @@ own_files.register(NAME, _FolderCommands())
 def _secret_from(held) -> str | None:
     """Where the published secret came from: JP, the escrow, or nowhere yet."""
     return None if not held.secret_published else "escrow" if held.secret_recovered_by else "JP"
+
+
+def _stall_days(held) -> int:
+    from pbem.game.modes.blind.stall import stall_days
+
+    return stall_days(held)
 
 
 def _escrow_holder(held) -> str | None:

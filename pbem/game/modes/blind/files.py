@@ -441,7 +441,8 @@ def role_in(held: BlindGame, identity: PublicIdentity) -> str | None:
 
 def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *, setup: dict | None,
           choose_setup: Chooser | None = None, edition: str | None = None,
-          ground_support: list[dict] | None = None, escrow: PublicIdentity | None = None) -> tuple[str, dict]:
+          ground_support: list[dict] | None = None, escrow: PublicIdentity | None = None,
+          stall_days: int | None = None) -> tuple[str, dict]:
     """The Japanese player's genesis (its text) and what he keeps: the root over his secret set-up, the commitment
     to his set-up orders and to the salt of their dice (and, with ``escrow``, the holder and the first escrow part).
     The edition and a Ground Support track in place of the scenario's are recorded in it, signed, as a referee's
@@ -454,6 +455,9 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     if escrow is not None:
         blind_escrow.refuse_holder(escrow, us, jp)
     edition = _edition(edition or DEFAULT_EDITION, None)
+    from pbem.game.modes.blind.stall import checked_stall_days
+
+    stall_days = checked_stall_days(stall_days, "--stall-days", None)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
     loaded = with_overrides(load_scenario(scenario), overrides, "--gsp")
     ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
@@ -481,7 +485,7 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     body = {"game": game, "n": 0, "from": "JP", "prev": None, "scenario": ref, "options": [HIDDEN_UNITS],
             "identities": {"US": us.line(), "JP": jp.line()}, "setup": {"root": tree.root, "markers": tree.markers},
             "commit": {"seq": 1, "orders": br.orders_commitment(nonce, orders), "salt": dice.commit(salt)},
-            "edition": edition}
+            "edition": edition, "stall_days": stall_days}
     if overrides:
         body["overrides"] = overrides
     if escrowed is not None:  # the holder named, the secret dealt and its hash committed, signed; the set-up orders escrowed

@@ -6,7 +6,8 @@ written before files carried one is dated by its time on this disk):
 
     "JP has not answered file 7 (blind-0007-US.pbem) since 2026-11-02"
 
-Once that file is older than :data:`STALL_AFTER`, ``pbem status``,
+Once that file is older than the game's stall period (``pbem new --stall-days N``, pinned in the genesis; 14
+days by default and for games written before the field), ``pbem status``,
 ``pbem verify``, ``pbem audit GAMEDIR`` and ``pbem audit EVENT`` give that
 verdict, never a pass and never counted as audited (before, the first two
 stayed at exit 0 and the two audits disagreed).  Before that time the game
@@ -32,8 +33,38 @@ from pathlib import Path
 
 from pbem.protocol import blindfile, dice
 
-STALL_AFTER = timedelta(days=14)
-"""How long a file may wait for its answer before the game is stalled (a tournament's usual deadline)."""
+DEFAULT_STALL_DAYS = 14
+"""How many days a file may wait for its answer before the game is stalled, unless ``pbem new --stall-days`` chose
+another number (a tournament's usual deadline); a genesis written before the field existed reads as this."""
+STALL_DAYS_RANGE = (1, 365)
+STALL_AFTER = timedelta(days=DEFAULT_STALL_DAYS)
+
+
+def checked_stall_days(value: object, field: str, source: str | None) -> int:
+    """The stall period a new game pins in its genesis: ``value`` days (the default when None), from 1 to 365;
+    BadInput naming ``field`` otherwise."""
+    from pbem.errors import BadInput
+
+    if value is None:
+        return DEFAULT_STALL_DAYS
+    low, high = STALL_DAYS_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadInput(f"{field} is {value!r}: a game is stalled after {low} to {high} days without an answer",
+                       file=source, field=None if source is None else field,
+                       hint=f"give {'--stall-days N' if source is None else field} with N a whole number of days from "
+                            f"{low} to {high} ({DEFAULT_STALL_DAYS} when not given)")
+    return value
+
+
+def stall_days(held) -> int:
+    """The stall period the game's genesis pins (signed by the Japanese player, accepted by the American player's
+    first answer); 14 for a game written before the field existed.  Its schema allows only 1 to 365."""
+    value = held.messages[0].body.get("stall_days")
+    return DEFAULT_STALL_DAYS if value is None else checked_stall_days(value, "stall_days", held.messages[0].source)
+
+
+def stall_after(held) -> timedelta:
+    return timedelta(days=stall_days(held))
 KNOWN_DICE = 12
 """How many of the unpublished step's dice the audit shows (its rolls are drawn from the stream in order)."""
 
@@ -75,12 +106,12 @@ def left_unanswered(held) -> Waiting | None:
 
 
 def stall(held, now: datetime | None = None) -> Waiting | None:
-    """The stall verdict, when the file owed an answer has waited :data:`STALL_AFTER` or more and nothing opened
-    the game since."""
+    """The stall verdict, when the file owed an answer has waited the game's stall period (:func:`stall_days`) or
+    more and nothing opened the game since."""
     if held.secret_published:
         return None
     waiting = left_unanswered(held)
-    if waiting is None or (now or _now()) - waiting.since < STALL_AFTER:
+    if waiting is None or (now or _now()) - waiting.since < stall_after(held):
         return None
     return waiting
 
