@@ -388,3 +388,37 @@ def test_a_share_that_is_not_the_holders_decryption_names_the_holder_not_the_jap
     said = pbem("audit", us.game, code=1)
     assert f"{path}: share: holds a share that is not the escrow holder (esc" in said, said
     assert "ask him to run pbem blind recover again" in said
+
+
+# -- a game started with the earlier escrow (issue 24's, sealed to the holder alone): refused clearly -----------------
+
+OLD_GAME = Path(__file__).parent / "data" / "blind-escrow-before-pvss"
+
+
+def test_a_game_with_the_earlier_escrow_is_refused_naming_the_file_why_and_what_to_do(tmp_path):
+    """Files written by pbem before the shared escrow (tests/data/blind-escrow-before-pvss/README.md says how): every
+    command that reads the game refuses it, exit 2, naming blind-0000-JP.pbem and its escrow field, why (the holder
+    alone could open it) and what to do; the event audit calls it unreadable, with the same reason."""
+    from pbem.protocol.keys import generate, write_private
+
+    import shutil
+
+    game = tmp_path / "game"
+    shutil.copytree(OLD_GAME, game)
+    escrow = blindfile.read((game / blindfile.file_name(0)).read_text(), "g").body["escrow"]
+    assert set(escrow) == {"holder", "secret"}  # the earlier format: no PVSS dealing
+    key = write_private(tmp_path / "someone.key", generate("someone"), None)
+    from tests.games import run
+
+    for command in (["verify", game], ["status", game, "--key", key], ["audit", game], ["blind", "view", game], ["view", game, "--key", key],
+                    ["blind", "next", game, "--key", key], ["blind", "recover", game, "--key", key]):
+        code, out, err = run(*command)
+        said = out + err
+        assert code == 2 and "Traceback" not in said, (command, said)
+        assert f"{game / blindfile.file_name(0)}: escrow: this game was started with the earlier escrow" in said, said
+        assert "the holder could open alone" in said and "start the game again with pbem new --escrow" in said, said
+    shutil.copytree(OLD_GAME, tmp_path / "event" / "g")
+    code, out, _ = run("audit", tmp_path / "event", "--json")
+    game_report = json.loads(out)["games"][0]
+    assert code != 0 and game_report["verdict"] == "unreadable", game_report
+    assert game_report["reason"].startswith("this game was started with the earlier escrow"), game_report

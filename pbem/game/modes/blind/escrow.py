@@ -93,6 +93,22 @@ def holder_of(genesis: blindfile.Message) -> PublicIdentity | None:
     return PublicIdentity.from_line(escrow.get("holder", ""), source=genesis.source, field="escrow.holder")
 
 
+def refuse_earlier_escrow(genesis: blindfile.Message) -> None:
+    """A game started with issue 24's escrow (its genesis names a holder and the secret's hash, but deals no PVSS
+    shares; every part the secret and the orders sealed to the holder alone) is not read: its escrow cannot be
+    checked as every game's is now, and the holder alone could open it.  BadInput naming the genesis, the field, why
+    and what to do — never a schema error that calls the file altered."""
+    escrow = genesis.body.get("escrow") if isinstance(genesis.body, dict) else None
+    if isinstance(escrow, dict) and "pvss" not in escrow and "holder" in escrow:
+        raise BadInput("this game was started with the earlier escrow (before issue 36: the Japanese secret and orders "
+                       "sealed to the escrow holder alone, which the American player could not check and the holder "
+                       "could open alone); this pbem reads only the escrow shared between the holder and the American "
+                       "player, so it does not verify, audit or play this game",
+                       file=genesis.source, field="escrow",
+                       hint="finish and audit it with the pbem that started it (a version from before the shared "
+                            "escrow), or start the game again with pbem new --escrow HOLDER.pub")
+
+
 def refuse_holder(holder: PublicIdentity, us: PublicIdentity, jp: PublicIdentity) -> None:
     """A holder who is one of the players defeats the escrow: he would hold both shares, or the secret's dealer."""
     for side, player in (("US", us), ("JP", jp)):

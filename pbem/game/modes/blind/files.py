@@ -148,6 +148,7 @@ def load(folder: Path) -> BlindGame:
         raise BadInput("no game files found", file=str(folder), hint=f"the game starts with {blindfile.file_name(0)}")
     messages = [blindfile.read(read_text(p, what="game file"), str(p)) for p in paths]
     genesis = messages[0]
+    blind_escrow.refuse_earlier_escrow(genesis)  # before its schema, which would call it altered
     for message in messages:  # each body against its schema (schemas/blind-*.schema.json) before anything reads it
         blind_schema.check_body(message.body, message.source)
     ids = blindfile.body_field(genesis, "identities", dict)
