@@ -233,15 +233,15 @@ def test_an_escrow_that_does_not_verify_is_refused_at_once_naming_the_japanese_p
 
 # -- a bad escrow part: found when the game is opened, naming the Japanese player and the step ----------------------
 
-@pytest.mark.parametrize("bad", ["garbage", "another step", "replayed", "malformed"])
+@pytest.mark.parametrize("bad", ["garbage", "garbage, then a stall", "another step", "malformed"])
 def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_the_step(tmp_path, monkeypatch, bad):
-    real, sealed, cheat = blind_escrow.seal_part, {}, {}
+    real, cheat = blind_escrow.seal_part, {}
 
     def seal_part(secret, *, game, n, seq, orders, bucket):  # the Japanese player's modified pbem
         part = real(secret, game=game, n=n, seq=seq, orders=orders, bucket=bucket)
         if not cheat and n >= 4 and seq is not None:  # the first file after the set-up that commits orders
             cheat.update(n=n, seq=seq)
-            if bad == "garbage":
+            if bad.startswith("garbage"):  # the right length, a fresh nonce: all the American player can check
                 part = os.urandom(len(part))
             elif bad == "another step":
                 part = real(secret, game=game, n=n, seq=seq - 1, orders=orders, bucket=bucket)
@@ -255,8 +255,41 @@ def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_th
                 part = nonce + ChaCha20Poly1305(blind_escrow._part_key(secret, game, n)).encrypt(
                     nonce, sealing.pad(sealing.compress(canonical_bytes(plain)), bucket),
                     blind_escrow.part_aad(game, n, seq))
-            else:  # the part of his previous file, pasted in
-                part = sealed[max(k for k in sealed if k < n)]
+        return part
+
+    monkeypatch.setattr(blind_escrow, "seal_part", seal_part)
+    players = begin(tmp_path)
+    stalls = bad.endswith("a stall")
+    play_to_the_end(playing(players), until=7 if stalls else None)  # then he never answers blind-0007-US.pbem
+    assert cheat, "no Japanese file committed orders"
+    us = players["US"]
+    report = json.loads(pbem("verify", us.game, "--json", code=0 if stalls else 1))  # every file accepted as it came
+    assert [f["cheater"] + f["when"] for f in report["findings"]] == ([] if stalls else ["JPat the end"]), report
+    if stalls:
+        stall(monkeypatch)
+    said = recover(players, code=1)
+    name = blindfile.file_name(cheat["n"])
+    assert f"RECOVERY FAILED: step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said, said
+    assert "caught at recovery" in said
+    words = {"garbage": "does not decrypt as this file's", "garbage, then a stall": "does not decrypt as this file's",
+             "another step": "does not decrypt as this file's",  # its associated data names another step
+             "malformed": "opens but is malformed — (top level): Additional properties are not allowed ('note'"}[bad]
+    assert words in said, said
+    said = pbem("audit", us.game, code=1)  # anyone sees the same, from the files
+    assert f"step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said and words in said
+
+
+def test_a_part_copied_from_an_earlier_file_is_caught_at_once_by_its_nonce(tmp_path, monkeypatch):
+    """The Japanese player's modified pbem pastes his previous file's part into the next one (its orders then open to
+    nothing of this file): the American player's unmodified blind next refuses that file at once, naming it and the
+    file whose nonce it repeats, before he sends his seed or orders."""
+    real, sealed, cheat = blind_escrow.seal_part, {}, {}
+
+    def seal_part(secret, *, game, n, seq, orders, bucket):
+        part = real(secret, game=game, n=n, seq=seq, orders=orders, bucket=bucket)
+        if not cheat and n >= 4 and seq is not None:
+            cheat.update(n=n, copied=max(k for k in sealed if k < n))
+            part = sealed[cheat["copied"]]
         sealed[n] = part
         return part
 
@@ -265,18 +298,11 @@ def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_th
     play_to_the_end(playing(players))
     assert cheat, "no Japanese file committed orders"
     us = players["US"]
-    assert [f["cheater"] + f["when"] for f in json.loads(pbem("verify", us.game, "--json", code=1))["findings"]] == ["JPat the end"]
-    said = recover(players, code=1)
-    name = blindfile.file_name(cheat["n"])
-    assert f"RECOVERY FAILED: step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said, said
-    assert "caught at recovery" in said
-    words = {"garbage": "does not decrypt as this file's",  # another step's: its associated data names another step
-             "another step": "does not decrypt as this file's",
-             "replayed": "does not decrypt as this file's",
-             "malformed": "opens but is malformed — (top level): Additional properties are not allowed ('note'"}[bad]
-    assert words in said, said
-    said = pbem("audit", us.game, code=1)  # anyone sees the same, from the files
-    assert f"step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said and words in said
+    name, copied = blindfile.file_name(cheat["n"]), blindfile.file_name(cheat["copied"])
+    assert sorted(p.name for p in us.game.glob("blind-*.pbem"))[-1] == name  # he wrote nothing after it
+    said = pbem("blind", "next", us.game, "--key", us.key, "--bot", "greedy", code=1)
+    assert "do not play on" in said and f"JP sent an escrow part in {name} with the nonce of the part in {copied}" in said
+    assert "(caught at once)" in said, said
 
 
 def test_an_escrow_part_shorter_than_due_is_caught_at_once_by_the_american_player(tmp_path, monkeypatch):

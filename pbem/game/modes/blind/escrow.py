@@ -176,7 +176,10 @@ def dealing_problem(held) -> str | None:
 
 def public_findings(held) -> list[br.Finding]:
     """What the American player checks at once of the escrow: the dealing of the secret (Schoenmakers' proofs), and a
-    part in every Japanese file, of the public length."""
+    part in every Japanese file, base64 of the public length, its nonce never one of an earlier part's.  What a part
+    holds he cannot check without the secret (that would take a proof of verifiable encryption): its associated data
+    binds it to the game, the file and the step it commits, so garbage, or a part of another file or step, is a
+    finding against the Japanese player, naming the file, when the game is opened (:func:`open_parts`)."""
     holder = holder_of(held.messages[0])
     if holder is None:
         return []
@@ -189,6 +192,7 @@ def public_findings(held) -> list[br.Finding]:
         found.append(br.Finding("JP", 0, br.AT_ONCE,
                                 f"sent an escrow in {genesis} that does not verify ({problem}): the holder and the "
                                 "American player could not open the game if he stalls; do not play on"))
+    nonces: dict[bytes, str] = {}
     for message in _jp_messages(held):
         name = Path(message.source).name
         text = message.body.get(PART)
@@ -198,15 +202,22 @@ def public_findings(held) -> list[br.Finding]:
                                     "if he quits, the step cannot be audited"))
             continue
         try:
-            bucket = _bucket_of(b64d(text, source=message.source, field=PART))
+            part = b64d(text, source=message.source, field=PART)
         except BadInput:
-            bucket = -1
+            part = b""
+        bucket = _bucket_of(part)
         if bucket < size or bucket > LARGEST_BUCKET or bucket & (bucket - 1):
             found.append(br.Finding("JP", _step_of(message), br.AT_ONCE,
                                     f"sent an escrow part in {name} of another length than due "
                                     f"({part_length(size)} bytes, or a larger bucket when it grows)"))
             continue
         size = bucket
+        nonce = part[:NONCE_LENGTH]  # drawn at random for each part: one seen twice is a part pasted from another file
+        if nonce in nonces:
+            found.append(br.Finding("JP", _step_of(message), br.AT_ONCE,
+                                    f"sent an escrow part in {name} with the nonce of the part in {nonces[nonce]}: a "
+                                    "part copied from another file, which cannot hold this file's orders"))
+        nonces.setdefault(nonce, name)
     return found
 
 
