@@ -119,6 +119,7 @@ def test_opened_from_the_escrow_the_audit_shows_the_dice_he_knew_as_the_rolls_of
          source="step 4")
     assert shown == [(r["n"], r["purpose"], r["value"]) for r in stream.rolls], said
     assert shown and all(p != "known" for _, p, _ in shown), said  # a step with rolls, each named for what it is
+    assert f"ended at a stall: {words}" in us.status() and f"ended at a stall: {words}" in pbem("verify", us.game)
     # the event audit shows the same lines
     event = tmp_path / "event"
     shutil.copytree(us.game, event / "g")

@@ -123,8 +123,12 @@ def verify_folder(folder: Path, as_json: bool) -> None:
         typer.echo(f"verified {len(held.messages)} file(s) of game {held.game}, US and JP, no referee, hidden units: "
                    f"signatures, the chain, every opening against the roots held, acknowledgements, seeds and rolls hold")
         if held.secret_recovered_by:
+            from pbem.game.modes.blind.stall import left_unanswered
+
             typer.echo(f"  the Japanese secret came from the escrow, opened by {held.secret_recovered_by} "
                        "(blind-share-holder.pbem, blind-share-US.pbem); pbem audit replays the game with it")
+            if (waiting := left_unanswered(held)) is not None:
+                typer.echo(f"  ended at a stall: {waiting.words}")
         elif not held.secret_published:
             typer.echo("  the hidden moves wait for the Japanese player's secret (pbem blind publish-secret), then pbem audit")
     raise typer.Exit(1 if found or stalled else 0)

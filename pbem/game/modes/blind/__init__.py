@@ -200,6 +200,10 @@ class BlindMode(GameMode):
         lines.insert(2, stall_line(stall_days(held)))
         if held.secret_recovered_by:
             lines.append(f"the Japanese secret came from the escrow, opened by {held.secret_recovered_by}")
+            from pbem.game.modes.blind.stall import left_unanswered
+
+            if (waiting := left_unanswered(held)) is not None:  # the stall's words stay, after the game is opened
+                lines.append(f"ended at a stall: {waiting.words}")
         stalled = stall(held)
         if stalled is not None:  # the same verdict as verify and both audits (issue 36)
             lines.append(f"STALLED: {stalled.words}"
