@@ -28,7 +28,7 @@ from pbem.game.modes.blind import escrow as blind_escrow
 from pbem.protocol import blindfile
 from pbem.protocol.canonical import b64d
 from tests.blind_games import SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, step, reproducible, resign as _resign  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
-from tests.games import pbem
+from tests.games import pbem, run
 
 
 def begin(base: Path, *more: str, escrow: bool = True, fresh: bool = True) -> dict[str, Player]:
@@ -79,14 +79,26 @@ def shares(folder: Path) -> set[str]:
     return {name for name in blind_escrow.SHARE_NAMES.values() if (folder / name).exists()}
 
 
-# -- a Japanese player who cheats, then withholds his secret: holder and American open it, the audit catches him ---
+# -- a Japanese player who cheats, then withholds his secret or stalls: holder and American open it, the audit catches him
 
-def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_illegal_move_caught(tmp_path, monkeypatch):
+def _cheat_then(players, cheat, then: str) -> None:
+    """Play on; with ``then == "stalls"`` stop once the step carrying out his cheat is published and acknowledged
+    (he never answers that acknowledgement)."""
+    after = None
+    while (name := step(playing(players))) is not None:
+        after = None if not cheat else 0 if after is None else after + 1
+        if then == "stalls" and after is not None and after >= 3 and name.endswith("-US.pbem"):
+            return
+
+
+@pytest.mark.parametrize("then", ["withholds his secret", "stalls"])
+def test_a_cheater_who_then_withholds_his_secret_or_stalls_is_audited_from_the_escrow_and_his_illegal_move_caught(
+        tmp_path, monkeypatch, then):
     for attempt in range(4):  # a game where one of his hidden units can move beyond its allowance (5.13)
         with illegal_mover(monkeypatch, "5.13") as cheat:
             players = begin(tmp_path / str(attempt), fresh=attempt == 0)  # another game each attempt
-            play_to_the_end(playing(players))
-        if cheat and "(caught at once)" in players["US"].status(code=1):
+            _cheat_then(players, cheat, then)
+        if cheat and "(caught at once)" in "".join(run("status", players["US"].game, "--key", players["US"].key)[1:]):
             continue  # its consequence showed (an opening his step does not expose, issue 35): not a cheat for the audit
         if cheat:
             break
@@ -97,10 +109,15 @@ def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_i
     from pbem.protocol.canonical import canonical_bytes
 
     seq = next(int(s) for s, o in orders.items() if canonical_bytes(o) == cheat["orders"])
-    # He withholds his secret: a finding at the end, and the American player is told who can close it.
-    said = pbem("verify", us.game, code=1)
-    assert "JP withheld his secret" in said and "the escrow holder, esc" in said and "pbem blind recover" in said
-    said = us.status(code=1)
+    if then == "stalls":  # 30 days pass: the one stall verdict, and the American player is told who can open it
+        stall(monkeypatch)
+        assert "STALLED: JP has not answered file" in pbem("verify", us.game, code=1)
+        said = us.status(code=1)
+        assert "STALLED: JP has not answered file" in said and "the escrow holder (esc" in said, said
+    else:  # a finding at the end, and the American player is told who can close it
+        said = pbem("verify", us.game, code=1)
+        assert "JP withheld his secret" in said and "the escrow holder, esc" in said and "pbem blind recover" in said
+        said = us.status(code=1)
     assert "escrow: held by esc" in said and "pbem blind recover" in said
     # The holder and the American player open their shares, from the American player's folder alone.
     said = recover(players)
@@ -114,9 +131,12 @@ def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_i
     said = us.status()
     assert "opened by esc" in said and "pbem audit" in said
     assert json.loads(pbem("status", us.game, "--key", us.key, "--json"))["secret_from"] == "escrow"
-    said = pbem("audit", us.game, code=1)  # the audit runs to the end, as after publish-secret, and catches him
+    said = pbem("audit", us.game, code=1)  # the audit runs to the end or the stall, and catches him
     assert "AUDIT FAILED" in said and f"step {seq}: JP carried out orders the rules refuse (5.13)" in said, said
     assert cheat["unit"] in said and "caught at the audit" in said
+    if then == "stalls":  # where he stopped is said; the rolls of that step cannot be placed after a cheat
+        assert "he stopped before publishing step" in said and "he already knew its dice" in said, said
+        assert "its rolls cannot be shown: the audit's replay did not reach the stall" in said, said
     said = pbem("blind", "recover", us.game, "--key", us.key, code=2)  # an opened secret is never opened again
     assert "published already" in said
 
@@ -434,8 +454,6 @@ def test_a_game_with_the_earlier_escrow_is_refused_naming_the_file_why_and_what_
     escrow = blindfile.read((game / blindfile.file_name(0)).read_text(), "g").body["escrow"]
     assert set(escrow) == {"holder", "secret"}  # the earlier format: no PVSS dealing
     key = write_private(tmp_path / "someone.key", generate("someone"), None)
-    from tests.games import run
-
     for command in (["verify", game], ["status", game, "--key", key], ["audit", game], ["blind", "view", game], ["view", game, "--key", key],
                     ["blind", "next", game, "--key", key], ["blind", "recover", game, "--key", key]):
         code, out, err = run(*command)
