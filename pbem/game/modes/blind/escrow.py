@@ -26,10 +26,15 @@ secret opens the whole game:
 
     key_n = HKDF-SHA256(ikm = secret, info = "pbem-v1/blind-escrow-orders\0" || canonical({game, n}), length 32)
     part  = nonce(12, random) || ChaCha20-Poly1305(key_n, nonce, pad(zlib(canonical({game, n, seq, orders}))),
-                                                   aad = canonical({game, n}))
+                                                   aad = canonical({game, n, seq}))
 
 padded to a length fixed per game from public data (:func:`floor_bucket`),
-as issue 24's parts were.
+as issue 24's parts were (the cryptography is :mod:`.dealing`'s, which the
+game played in one process uses too).  Of a part the American player checks
+at once its length and that its nonce is no earlier part's (a part copied
+from another file); what it holds only the opened secret shows, and
+garbage is then a finding naming the file (no proof of verifiable
+encryption is built).
 
 **Opening** (``pbem blind recover GAMEDIR --key KEY``, by the holder or the
 American player): each opens his own share, ``S_i = x_i^-1·Y_i``, with the
