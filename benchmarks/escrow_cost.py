@@ -100,7 +100,7 @@ def pieces(scenario: str, repeat: int) -> dict[str, float]:
         "deal (pbem new)": ms(lambda: escrow.deal(holder.public, us.public, game, b"\x01" * 32)),
         "verify the dealing (each blind next, verify, status)": ms(lambda: pvss.verify_dealing(dealing, keys, 2, ctx)),
         "seal one file's part": ms(lambda: escrow.seal_part(secret, game=game, n=2, seq=2, orders=orders, bucket=bucket)),
-        "open one file's part": ms(lambda: escrow.open_part(secret, game, 2, part)),
+        "open one file's part": ms(lambda: escrow.open_part(secret, game, 2, part, 2)),
         "open and prove a share": ms(lambda: pvss.decrypt_share(x, 1, dealing, ctx)),
         "check a share": ms(lambda: pvss.verify_share(1, share, proof, keys[0], dealing, ctx)),
     }

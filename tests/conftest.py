@@ -58,6 +58,7 @@ LONGEST_FIRST = [
     "tests/test_issue19_attacks.py",
     "tests/test_blind_unpredictable.py",
     "tests/test_hidden_leaks.py",
+    "tests/test_blind_stall.py",
 ]
 
 

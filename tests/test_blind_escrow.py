@@ -28,10 +28,10 @@ from pbem.game.modes.blind import escrow as blind_escrow
 from pbem.protocol import blindfile
 from pbem.protocol.canonical import b64d
 from tests.blind_games import SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, step, reproducible, resign as _resign  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
-from tests.games import pbem
+from tests.games import pbem, run
 
 
-def begin(base: Path, *, escrow: bool = True, fresh: bool = True) -> dict[str, Player]:
+def begin(base: Path, *more: str, escrow: bool = True, fresh: bool = True) -> dict[str, Player]:
     """``pbem new`` by the Japanese player, with a third party as escrow holder (``players["ESC"]``); ``fresh``: the
     secrets of tests/test_blind_file_attacks.py's reproducible games start again (else they run on: another game)."""
     base.mkdir(parents=True, exist_ok=True)
@@ -41,7 +41,7 @@ def begin(base: Path, *, escrow: bool = True, fresh: bool = True) -> dict[str, P
     holder = Player(base, "ESC")
     jp, us = players["JP"], players["US"]
     said = pbem("new", SCENARIO, "--us", us.pub, "--jp", jp.pub, "--key", jp.key, "--out", jp.game,
-                "--no-referee", "--option", "hidden-units", *(["--escrow", holder.pub] if escrow else []))
+                "--no-referee", "--option", "hidden-units", *(["--escrow", holder.pub] if escrow else []), *more)
     assert ("escrow: your secret is dealt between esc" in said) == escrow
     assert ("no escrow: this game names no escrow holder" in said) != escrow
     us.game.mkdir()
@@ -79,14 +79,26 @@ def shares(folder: Path) -> set[str]:
     return {name for name in blind_escrow.SHARE_NAMES.values() if (folder / name).exists()}
 
 
-# -- a Japanese player who cheats, then withholds his secret: holder and American open it, the audit catches him ---
+# -- a Japanese player who cheats, then withholds his secret or stalls: holder and American open it, the audit catches him
 
-def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_illegal_move_caught(tmp_path, monkeypatch):
+def _cheat_then(players, cheat, then: str) -> None:
+    """Play on; with ``then == "stalls"`` stop once the step carrying out his cheat is published and acknowledged
+    (he never answers that acknowledgement)."""
+    after = None
+    while (name := step(playing(players))) is not None:
+        after = None if not cheat else 0 if after is None else after + 1
+        if then == "stalls" and after is not None and after >= 3 and name.endswith("-US.pbem"):
+            return
+
+
+@pytest.mark.parametrize("then", ["withholds his secret", "stalls"])
+def test_a_cheater_who_then_withholds_his_secret_or_stalls_is_audited_from_the_escrow_and_his_illegal_move_caught(
+        tmp_path, monkeypatch, then):
     for attempt in range(4):  # a game where one of his hidden units can move beyond its allowance (5.13)
         with illegal_mover(monkeypatch, "5.13") as cheat:
             players = begin(tmp_path / str(attempt), fresh=attempt == 0)  # another game each attempt
-            play_to_the_end(playing(players))
-        if cheat and "(caught at once)" in players["US"].status(code=1):
+            _cheat_then(players, cheat, then)
+        if cheat and "(caught at once)" in "".join(run("status", players["US"].game, "--key", players["US"].key)[1:]):
             continue  # its consequence showed (an opening his step does not expose, issue 35): not a cheat for the audit
         if cheat:
             break
@@ -97,10 +109,15 @@ def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_i
     from pbem.protocol.canonical import canonical_bytes
 
     seq = next(int(s) for s, o in orders.items() if canonical_bytes(o) == cheat["orders"])
-    # He withholds his secret: a finding at the end, and the American player is told who can close it.
-    said = pbem("verify", us.game, code=1)
-    assert "JP withheld his secret" in said and "the escrow holder, esc" in said and "pbem blind recover" in said
-    said = us.status(code=1)
+    if then == "stalls":  # 30 days pass: the one stall verdict, and the American player is told who can open it
+        stall(monkeypatch)
+        assert "STALLED: JP has not answered file" in pbem("verify", us.game, code=1)
+        said = us.status(code=1)
+        assert "STALLED: JP has not answered file" in said and "the escrow holder (esc" in said, said
+    else:  # a finding at the end, and the American player is told who can close it
+        said = pbem("verify", us.game, code=1)
+        assert "JP withheld his secret" in said and "the escrow holder, esc" in said and "pbem blind recover" in said
+        said = us.status(code=1)
     assert "escrow: held by esc" in said and "pbem blind recover" in said
     # The holder and the American player open their shares, from the American player's folder alone.
     said = recover(players)
@@ -114,9 +131,12 @@ def test_a_cheater_who_withholds_his_secret_is_audited_from_the_escrow_and_his_i
     said = us.status()
     assert "opened by esc" in said and "pbem audit" in said
     assert json.loads(pbem("status", us.game, "--key", us.key, "--json"))["secret_from"] == "escrow"
-    said = pbem("audit", us.game, code=1)  # the audit runs to the end, as after publish-secret, and catches him
+    said = pbem("audit", us.game, code=1)  # the audit runs to the end or the stall, and catches him
     assert "AUDIT FAILED" in said and f"step {seq}: JP carried out orders the rules refuse (5.13)" in said, said
     assert cheat["unit"] in said and "caught at the audit" in said
+    if then == "stalls":  # where he stopped is said; the rolls of that step cannot be placed after a cheat
+        assert "he stopped before publishing step" in said and "he already knew its dice" in said, said
+        assert "its rolls cannot be shown: the audit's replay did not reach the stall" in said, said
     said = pbem("blind", "recover", us.game, "--key", us.key, code=2)  # an opened secret is never opened again
     assert "published already" in said
 
@@ -156,10 +176,10 @@ def test_the_holder_alone_opens_nothing(tmp_path, monkeypatch):
         pvss.combine(opened, blind_escrow.THRESHOLD)
     part = b64d(jp_files(us.game)[0].body[blind_escrow.PART])
     for guess in (opened[1], held.messages[0].body["escrow"]["pvss"]["shares"][0]["share"].encode()):
-        assert blind_escrow.open_part(blind_escrow.secret_of(guess, held.game), held.game, 0, part) is None
+        assert blind_escrow.open_part(blind_escrow.secret_of(guess, held.game), held.game, 0, part, 1) is None
     # the real secret opens it: the test would see a part the holder could open
     jp_secret = b64d(json.loads((players["JP"].game / "blind-private-JP.json").read_text())["secret"])
-    assert blind_escrow.open_part(jp_secret, held.game, 0, part) is not None
+    assert blind_escrow.open_part(jp_secret, held.game, 0, part, 1) is not None
 
 
 def test_no_one_opens_a_share_before_the_japanese_player_has_stalled(tmp_path, monkeypatch):
@@ -233,15 +253,15 @@ def test_an_escrow_that_does_not_verify_is_refused_at_once_naming_the_japanese_p
 
 # -- a bad escrow part: found when the game is opened, naming the Japanese player and the step ----------------------
 
-@pytest.mark.parametrize("bad", ["garbage", "another step", "replayed", "malformed"])
+@pytest.mark.parametrize("bad", ["garbage", "garbage, then a stall", "another step", "malformed"])
 def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_the_step(tmp_path, monkeypatch, bad):
-    real, sealed, cheat = blind_escrow.seal_part, {}, {}
+    real, cheat = blind_escrow.seal_part, {}
 
     def seal_part(secret, *, game, n, seq, orders, bucket):  # the Japanese player's modified pbem
         part = real(secret, game=game, n=n, seq=seq, orders=orders, bucket=bucket)
         if not cheat and n >= 4 and seq is not None:  # the first file after the set-up that commits orders
             cheat.update(n=n, seq=seq)
-            if bad == "garbage":
+            if bad.startswith("garbage"):  # the right length, a fresh nonce: all the American player can check
                 part = os.urandom(len(part))
             elif bad == "another step":
                 part = real(secret, game=game, n=n, seq=seq - 1, orders=orders, bucket=bucket)
@@ -254,9 +274,42 @@ def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_th
                 nonce = os.urandom(12)
                 part = nonce + ChaCha20Poly1305(blind_escrow._part_key(secret, game, n)).encrypt(
                     nonce, sealing.pad(sealing.compress(canonical_bytes(plain)), bucket),
-                    canonical_bytes({"game": game, "n": n}))
-            else:  # the part of his previous file, pasted in
-                part = sealed[max(k for k in sealed if k < n)]
+                    blind_escrow.part_aad(game, n, seq))
+        return part
+
+    monkeypatch.setattr(blind_escrow, "seal_part", seal_part)
+    players = begin(tmp_path)
+    stalls = bad.endswith("a stall")
+    play_to_the_end(playing(players), until=7 if stalls else None)  # then he never answers blind-0007-US.pbem
+    assert cheat, "no Japanese file committed orders"
+    us = players["US"]
+    report = json.loads(pbem("verify", us.game, "--json", code=0 if stalls else 1))  # every file accepted as it came
+    assert [f["cheater"] + f["when"] for f in report["findings"]] == ([] if stalls else ["JPat the end"]), report
+    if stalls:
+        stall(monkeypatch)
+    said = recover(players, code=1)
+    name = blindfile.file_name(cheat["n"])
+    assert f"RECOVERY FAILED: step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said, said
+    assert "caught at recovery" in said
+    words = {"garbage": "does not decrypt as this file's", "garbage, then a stall": "does not decrypt as this file's",
+             "another step": "does not decrypt as this file's",  # its associated data names another step
+             "malformed": "opens but is malformed — (top level): Additional properties are not allowed ('note'"}[bad]
+    assert words in said, said
+    said = pbem("audit", us.game, code=1)  # anyone sees the same, from the files
+    assert f"step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said and words in said
+
+
+def test_a_part_copied_from_an_earlier_file_is_caught_at_once_by_its_nonce(tmp_path, monkeypatch):
+    """The Japanese player's modified pbem pastes his previous file's part into the next one (its orders then open to
+    nothing of this file): the American player's unmodified blind next refuses that file at once, naming it and the
+    file whose nonce it repeats, before he sends his seed or orders."""
+    real, sealed, cheat = blind_escrow.seal_part, {}, {}
+
+    def seal_part(secret, *, game, n, seq, orders, bucket):
+        part = real(secret, game=game, n=n, seq=seq, orders=orders, bucket=bucket)
+        if not cheat and n >= 4 and seq is not None:
+            cheat.update(n=n, copied=max(k for k in sealed if k < n))
+            part = sealed[cheat["copied"]]
         sealed[n] = part
         return part
 
@@ -265,17 +318,11 @@ def test_a_bad_escrow_part_is_found_at_opening_naming_the_japanese_player_and_th
     play_to_the_end(playing(players))
     assert cheat, "no Japanese file committed orders"
     us = players["US"]
-    assert [f["cheater"] + f["when"] for f in json.loads(pbem("verify", us.game, "--json", code=1))["findings"]] == ["JPat the end"]
-    said = recover(players, code=1)
-    name = blindfile.file_name(cheat["n"])
-    assert f"RECOVERY FAILED: step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said, said
-    assert "caught at recovery" in said
-    words = {"garbage": "does not decrypt as this file's", "another step": f"escrowed the orders of step {cheat['seq'] - 1}",
-             "replayed": "does not decrypt as this file's",
-             "malformed": "opens but is malformed — (top level): Additional properties are not allowed ('note'"}[bad]
-    assert words in said, said
-    said = pbem("audit", us.game, code=1)  # anyone sees the same, from the files
-    assert f"step {cheat['seq']}: JP " in said and f"(the escrow part of {name})" in said and words in said
+    name, copied = blindfile.file_name(cheat["n"]), blindfile.file_name(cheat["copied"])
+    assert sorted(p.name for p in us.game.glob("blind-*.pbem"))[-1] == name  # he wrote nothing after it
+    said = pbem("blind", "next", us.game, "--key", us.key, "--bot", "greedy", code=1)
+    assert "do not play on" in said and f"JP sent an escrow part in {name} with the nonce of the part in {copied}" in said
+    assert "(caught at once)" in said, said
 
 
 def test_an_escrow_part_shorter_than_due_is_caught_at_once_by_the_american_player(tmp_path, monkeypatch):
@@ -348,7 +395,8 @@ def test_the_escrow_part_has_the_same_length_whatever_the_orders(tmp_path, monke
         for message in jp_files(players["US"].game):
             part = b64d(message.body[blind_escrow.PART])
             lengths.append(len(part))
-            plain = blind_escrow.open_part(secret, message.body["game"], message.n, part)
+            plain = blind_escrow.open_part(secret, message.body["game"], message.n, part,
+                                             (message.body.get("commit") or {}).get("seq"))
             inside.append(len(sealing.compress(plain)))
             orders_seen.append(json.loads(plain)["orders"])
     assert len(set(lengths)) == 1, lengths
@@ -386,3 +434,35 @@ def test_a_share_that_is_not_the_holders_decryption_names_the_holder_not_the_jap
     said = pbem("audit", us.game, code=1)
     assert f"{path}: share: holds a share that is not the escrow holder (esc" in said, said
     assert "ask him to run pbem blind recover again" in said
+
+
+# -- a game started with the earlier escrow (issue 24's, sealed to the holder alone): refused clearly -----------------
+
+OLD_GAME = Path(__file__).parent / "data" / "blind-escrow-before-pvss"
+
+
+def test_a_game_with_the_earlier_escrow_is_refused_naming_the_file_why_and_what_to_do(tmp_path):
+    """Files written by pbem before the shared escrow (tests/data/blind-escrow-before-pvss/README.md says how): every
+    command that reads the game refuses it, exit 2, naming blind-0000-JP.pbem and its escrow field, why (the holder
+    alone could open it) and what to do; the event audit calls it unreadable, with the same reason."""
+    from pbem.protocol.keys import generate, write_private
+
+    import shutil
+
+    game = tmp_path / "game"
+    shutil.copytree(OLD_GAME, game)
+    escrow = blindfile.read((game / blindfile.file_name(0)).read_text(), "g").body["escrow"]
+    assert set(escrow) == {"holder", "secret"}  # the earlier format: no PVSS dealing
+    key = write_private(tmp_path / "someone.key", generate("someone"), None)
+    for command in (["verify", game], ["status", game, "--key", key], ["audit", game], ["blind", "view", game], ["view", game, "--key", key],
+                    ["blind", "next", game, "--key", key], ["blind", "recover", game, "--key", key]):
+        code, out, err = run(*command)
+        said = out + err
+        assert code == 2 and "Traceback" not in said, (command, said)
+        assert f"{game / blindfile.file_name(0)}: escrow: this game was started with the earlier escrow" in said, said
+        assert "the holder could open alone" in said and "start the game again with pbem new --escrow" in said, said
+    shutil.copytree(OLD_GAME, tmp_path / "event" / "g")
+    code, out, _ = run("audit", tmp_path / "event", "--json")
+    game_report = json.loads(out)["games"][0]
+    assert code != 0 and game_report["verdict"] == "unreadable", game_report
+    assert game_report["reason"].startswith("this game was started with the earlier escrow"), game_report

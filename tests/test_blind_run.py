@@ -290,13 +290,48 @@ def test_a_combat_shown_with_another_die_than_rolled_is_caught_at_once():
     one(record.findings, seq=jp.lied, when=br.AT_ONCE, words="published a record the rolls do not give")
 
 
-def test_a_withheld_secret_is_a_finding_at_the_end_and_an_escrow_closes_it():
-    record, jp = run()
-    one(br.audit(loaded("test-skirmish"), record, None, jp.orders), when=br.AT_END, words="withheld his secret")
+def test_a_withheld_secret_is_a_finding_at_the_end_and_the_escrow_closes_it_as_the_files_do():
+    """In one process the escrow is the files' (issue 36): the secret dealt by PVSS between the holder and the
+    American player; both shares open it and the escrowed orders, and the audit holds with them alone."""
     holder = generate("escrow")
-    sealed = commitment.escrow_secret(jp.secret, holder.public, game=record.game)
-    recovered = commitment.open_escrow(sealed, holder, game=record.game)
-    assert br.audit(loaded("test-skirmish"), record, recovered, jp.orders) == []
+    record, jp = run(escrow=holder.public)
+    assert record.findings == [] and record.escrow["holder"] == holder.public.line()
+    assert "pvss" in record.escrow and set(record.escrow_parts) == set(record.jp_commitments)
+    one(br.audit(loaded("test-skirmish"), record, None, jp.orders), when=br.AT_END, words="withheld his secret")
+    secret, orders = br.recover_escrow(record, holder, US)
+    assert secret == jp.secret and orders == jp.orders  # the secret the game was played with, his every order
+    assert br.audit(loaded("test-skirmish"), record, secret, orders) == []
+
+
+def test_the_holder_alone_or_with_a_stranger_opens_nothing_in_one_process():
+    from pbem.game.modes.blind.dealing import AMERICAN, dealing_from, identity_point, open_share, pvss_context
+    from pbem.protocol import pvss
+
+    holder = generate("escrow")
+    record, _ = run(escrow=holder.public, max_steps=2)
+    with pytest.raises(ValueError, match="not the escrow holder"):
+        br.recover_escrow(record, generate("mallory"), US)
+    with pytest.raises(ValueError, match="is not the American player of this game"):
+        br.recover_escrow(record, holder, generate("mallory"))
+    # a stranger's own decryption of the American share, proven with his key, does not verify against the dealing
+    stranger, dealing = generate("mallory"), dealing_from(record.escrow["pvss"])
+    share, proof = open_share(stranger, AMERICAN, record.escrow, record.game)
+    with pytest.raises(pvss.PvssError, match="participant 2's opened share does not match its proof"):
+        pvss.verify_share(AMERICAN, share, proof, identity_point(US.public), dealing, pvss_context(record.game))
+
+
+class BadDealer(br.Japanese):
+    """Deals the American player's share to a stranger: the holder and the stranger would open the game."""
+
+    @staticmethod
+    def deal_escrow(holder, us, game, seed):
+        return br.Japanese.deal_escrow(holder, generate("stranger").public, game, seed)
+
+
+def test_a_dealing_for_another_key_is_caught_at_once_in_one_process():
+    holder = generate("escrow")
+    record, _ = run(japanese=BadDealer, escrow=holder.public, max_steps=1)
+    one(record.findings, seq=0, when=br.AT_ONCE, words="sent an escrow that does not verify (the share of participant 2")
 
 
 def test_orders_other_than_committed_are_caught_at_the_audit():

@@ -123,8 +123,12 @@ def verify_folder(folder: Path, as_json: bool) -> None:
         typer.echo(f"verified {len(held.messages)} file(s) of game {held.game}, US and JP, no referee, hidden units: "
                    f"signatures, the chain, every opening against the roots held, acknowledgements, seeds and rolls hold")
         if held.secret_recovered_by:
+            from pbem.game.modes.blind.stall import left_unanswered
+
             typer.echo(f"  the Japanese secret came from the escrow, opened by {held.secret_recovered_by} "
                        "(blind-share-holder.pbem, blind-share-US.pbem); pbem audit replays the game with it")
+            if (waiting := left_unanswered(held)) is not None:
+                typer.echo(f"  ended at a stall: {waiting.words}")
         elif not held.secret_published:
             typer.echo("  the hidden moves wait for the Japanese player's secret (pbem blind publish-secret), then pbem audit")
     raise typer.Exit(1 if found or stalled else 0)
@@ -181,7 +185,8 @@ def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[st
         output.echo_json({"folder": str(folder), "mode": BLIND_MODE.name, "game": held.game, "role": role,
                           "files": len(held.messages), "steps": len(held.record.publications), "over": held.over,
                           "secret_published": held.secret_published, "secret_from": _secret_from(held),
-                          "escrow": _escrow_holder(held), "next_writer": held.next_writer,
+                          "escrow": _escrow_holder(held), "stall_days": _stall_days(held),
+                          "next_writer": held.next_writer,
                           "verified": not found, "stalled": stalled.removeprefix("STALLED: ") if stalled else None,
                           "findings": [{"cheater": f.cheater, "seq": f.seq, "when": f.when, "problem": f.what} for f in found],
                           "next": [line.removeprefix("next: ") for line in lines if line.startswith("next: ")]})
@@ -222,6 +227,12 @@ own_files.register(NAME, _FolderCommands())
 def _secret_from(held) -> str | None:
     """Where the published secret came from: JP, the escrow, or nowhere yet."""
     return None if not held.secret_published else "escrow" if held.secret_recovered_by else "JP"
+
+
+def _stall_days(held) -> int:
+    from pbem.game.modes.blind.stall import stall_days
+
+    return stall_days(held)
 
 
 def _escrow_holder(held) -> str | None:

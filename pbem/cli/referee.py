@@ -25,7 +25,8 @@ def new(
     gsp: Annotated[Optional[Path], typer.Option("--gsp", help="A JSON file replacing the scenario's Ground Support track: [{\"turn\": 1, \"US\": 4, \"JP\": 0, \"source\": \"...\"}, ...].")] = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option: hidden-units, fog-iph or fog-formosa (Japanese units hidden from the American player, one way per game, docs/hidden-units.md).")] = None,
     setup: Annotated[Optional[Path], typer.Option("--setup", help="With --no-referee --option hidden-units: the Japanese set-up orders (JSON) the genesis commits (default: the greedy bot's).")] = None,
-    escrow: Annotated[Optional[Path], typer.Option("--escrow", help="With --no-referee --option hidden-units: a third party's public identity (HOLDER.pub); every Japanese file seals the secret and the orders it commits to him, so that he can recover them for the audit if the Japanese player quits (pbem blind recover).")] = None,
+    escrow: Annotated[Optional[Path], typer.Option("--escrow", help="With --no-referee --option hidden-units: a third party's public identity (HOLDER.pub); the Japanese secret is dealt between him and the US player (each holds a share, both are needed) and every Japanese file carries the orders it commits encrypted under it, so that the two together open the game for the audit if the Japanese player stalls (pbem blind recover).")] = None,
+    stall_days: Annotated[Optional[int], typer.Option("--stall-days", metavar="N", help="With --no-referee --option hidden-units: a player who has not answered a file for N days stalls the game (1 to 365; default 14), recorded in the genesis.")] = None,
 ) -> None:
     """Start a game: write the genesis turn file, with the first dice commitment (as referee, or as a player with --no-referee)."""
     from pbem.errors import BadInput
@@ -69,7 +70,8 @@ def new(
         setup_orders = read_orders(setup)
     holder = read_public(escrow) if escrow is not None else None  # a mode with no player's secret to hold refuses it
     genesis = mode.start(scenario, identity, read_public(us), read_public(jp), referee=None if referee is None else named,
-                         edition=edition, ground_support=track, options=option, setup=setup_orders, escrow=holder)
+                         edition=edition, ground_support=track, options=option, setup=setup_orders, escrow=holder,
+                         stall_days=stall_days)
     target = out / getattr(genesis, "file_name", turn_name(0))
     if target.exists():
         raise BadInput("a game already exists here", file=str(target), hint="choose a new folder with --out")

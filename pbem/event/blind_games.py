@@ -84,7 +84,10 @@ def audit_blind_game(result: GameResult) -> None:
         stalled = stall(held)
         result.verdict, result.reason = (STALLED, stalled.words) if stalled else (NOT_AUDITED, NOT_OVER)
         return
+    from pbem.game.modes.blind.stall import stopped_lines
+
     found = blind_files.audit_findings(held)
+    result.details = [line.strip() for line in stopped_lines(held)]  # the single-game audit's lines, the same words
     result.signers = {f.seq: _signer(held, f.cheater) for f in found}
     result.findings += [_finding(held, f) for f in found]
     result.replayed = 0 if found else len(held.record.publications)

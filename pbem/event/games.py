@@ -49,6 +49,8 @@ class GameResult:
     turns: list[TurnFile] = field(default_factory=list)
     held: object = None
     """A game without a referee under hidden units: its files as read (:mod:`pbem.event.blind_games`)."""
+    details: list[str] = field(default_factory=list)
+    """What the audit adds to the verdict, line by line: where a stalled player stopped and the dice he knew (issue 36)."""
 
     @property
     def holds(self) -> bool:

@@ -19,7 +19,7 @@ def game_dict(g: GameResult) -> dict:
     return {
         "folder": str(g.folder), "game": g.game, "mode": g.mode, "referee": g.referee, "parties": g.parties,
         "verdict": g.verdict, "reason": g.reason, "adjudications_replayed": g.replayed, "views_checked": g.views_checked,
-        "not_replayed": g.not_replayed, "reveals": g.reveals, "rolls": len(g.rolls),
+        "not_replayed": g.not_replayed, "reveals": g.reveals, "rolls": len(g.rolls), "details": g.details,
         "findings": [_finding(f) | {"signer": g.finding_signer(f)} for f in g.findings],
     }
 
@@ -72,6 +72,8 @@ def event_lines(event: Event) -> list[str]:
         lines.append(f"  {g.verdict.upper():<12} {str(g.folder):<{width}}  " + "; ".join(f for f in facts if f))
         for f in g.findings:
             lines.append(f"      {f.render()}")
+        for detail in g.details:
+            lines.append(f"      {detail}")
     for f in event.unreadable:
         lines.append(f"  {'UNREADABLE':<12} {f.render()}")
     for note in event.notes:

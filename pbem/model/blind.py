@@ -177,6 +177,7 @@ class BlindGenesis(_Body):
     overrides: Optional[Overrides] = Field(None, description="A Ground Support track in place of the scenario's (pbem new --gsp).")
     escrow: Optional[Escrow] = Field(None, description="Present only in a game with an escrow (pbem new --escrow).")
     escrow_part: Optional[B64] = Field(None, description="The orders committed here, encrypted under a key derived from the secret.")
+    stall_days: Optional[int] = Field(None, ge=1, le=365, description="After how many days without an answer the game is stalled (pbem new --stall-days; 14 when absent, as in games written before the field).")
 
 
 class BlindPublication(_Body):

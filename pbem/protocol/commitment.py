@@ -44,7 +44,6 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.errors import BadInput
 from pbem.protocol.canonical import DIGEST_PREFIX, b64d, b64e, canonical_bytes
-from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 
 SECRET_LENGTH = 32
 SALT_LENGTH = 32
@@ -53,7 +52,6 @@ _LEAF_PREFIX = b"\x00"
 _NODE_PREFIX = b"\x01"
 DUMMY = {"kind": "dummy"}
 """A dummy's piece: dummies are interchangeable, so an opened one says only that it was a dummy (19B.6)."""
-ESCROW_KIND = "marker-secret-escrow"
 
 
 def new_secret() -> bytes:
@@ -223,29 +221,3 @@ def verify_opening(root: str, opening: Opening, markers: list[str] | None = None
 def secret_matches(secret: bytes, opening: Opening, *, game: str, seq: int) -> bool:
     """True when ``opening``'s salt is the one the published secret derives (the audit's check)."""
     return hmac.compare_digest(marker_salt(secret, game=game, seq=seq, marker=opening.marker), opening.salt)
-
-
-def _escrow_info(game: str) -> bytes:
-    from pbem.protocol.sealing import seal_info
-
-    return seal_info(ESCROW_KIND, {"game": game})
-
-
-def escrow_secret(secret: bytes, holder: PublicIdentity, *, game: str) -> bytes:
-    """The secret sealed to a third party (HPKE, the sealing turn files use): he can open it if the player quits."""
-    from pbem.protocol.sealing import seal
-
-    _check_secret(secret)
-    return seal(secret, holder, _escrow_info(game), compress=False)
-
-
-def open_escrow(sealed: bytes, holder: PrivateIdentity, *, game: str, source: str | None = None) -> bytes:
-    """The secret the escrow holder keeps, opened with his key (BadInput when it is not his or not this game's)."""
-    from pbem.protocol.sealing import open_sealed
-
-    secret = open_sealed(sealed, holder, _escrow_info(game), what="the escrowed marker secret", source=source,
-                         limit=1024, compressed=False)
-    if len(secret) != SECRET_LENGTH:
-        raise BadInput(f"the escrowed marker secret is {len(secret)} bytes, not {SECRET_LENGTH}", file=source,
-                       hint="the escrow was not made by pbem; ask the Japanese player to escrow his secret again")
-    return secret

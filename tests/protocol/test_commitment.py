@@ -117,13 +117,3 @@ def test_a_malformed_opening_is_bad_input_naming_the_file():
     with pytest.raises(ValueError):
         c.marker_salt(b"short", game=GAME, seq=1, marker="0101")
 
-
-def test_the_secret_escrowed_opens_only_for_its_holder_and_its_game():
-    holder, other = generate("escrow"), generate("mallory")
-    sealed = c.escrow_secret(SECRET, holder.public, game=GAME)
-    assert SECRET not in sealed
-    assert c.open_escrow(sealed, holder, game=GAME) == SECRET
-    with pytest.raises(BadInput):
-        c.open_escrow(sealed, other, game=GAME)
-    with pytest.raises(BadInput):
-        c.open_escrow(sealed, holder, game="1" * 32)

@@ -76,10 +76,12 @@ class GameMode(ABC):
     @abstractmethod
     def start(self, scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *,
               referee: PublicIdentity | None, edition: str | None, ground_support: list[dict] | None,
-              options: list[str] | None, setup: dict | None = None, escrow: PublicIdentity | None = None) -> TurnFile:
+              options: list[str] | None, setup: dict | None = None, escrow: PublicIdentity | None = None,
+              stall_days: int | None = None) -> TurnFile:
         """The genesis file, signed by ``me`` (``referee``: the identity ``pbem new --referee`` names; ``setup``: the
         Japanese set-up a genesis commits in a mode that has one, ``pbem new --setup``; ``escrow``: the third party
-        who holds a player's per-game secret in a mode that has one, ``pbem new --escrow``)."""
+        who holds a player's per-game secret in a mode that has one, ``pbem new --escrow``; ``stall_days``: after how
+        many days without an answer the game is stalled, in a mode that has that verdict, ``pbem new --stall-days``)."""
 
     @abstractmethod
     def following(self, turn: TurnFile, adjudicator: PrivateIdentity, step: Any, body: OrdersBody, dice: DiceStream,

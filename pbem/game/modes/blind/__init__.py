@@ -41,6 +41,7 @@ class BlindStart:
     public: dict = field(default_factory=dict)
     committed: list[str] = field(default_factory=list)  # what stands under each marker, for the Japanese player's eyes
     escrow: str | None = None  # the escrow holder's description, when pbem new --escrow named one
+    stall_days: int = 14  # after how many days without an answer the game is stalled (pbem new --stall-days)
 
 
 class BlindMode(GameMode):
@@ -72,17 +73,21 @@ class BlindMode(GameMode):
         raise BadInput("a game without a referee has no NMR: only a referee plays the bot's orders for an absent player",
                        hint="wait for your opponent's file")
 
-    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None):
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None,
+              stall_days=None):
         from pbem.loading.datafiles import load_scenario
         from pbem.game.modes.blind import files as blind_files
         from pbem.game.modes.blind.views import placed_setup, setup_lines
         from pbem.game.modes.blind.exposure import pieces
 
         text, private = blind_files.start(scenario, me, us, jp, setup=setup, edition=edition, ground_support=ground_support,
-                                          escrow=escrow, options=options)
+                                          escrow=escrow, options=options, stall_days=stall_days)
         committed = setup_lines(pieces(placed_setup(load_scenario(scenario), private["orders"]["1"], options)))
+        from pbem.game.modes.blind.stall import checked_stall_days
+
         return BlindStart(text, private, bot_setup=setup is None, committed=committed,
-                          escrow=escrow.describe() if escrow else None)
+                          escrow=escrow.describe() if escrow else None,
+                          stall_days=checked_stall_days(stall_days, "--stall-days", None))
 
     def following(self, turn, adjudicator, step, body, dice, superseded, *, loaded, hidden):
         self._refuse("no turn file follows")
@@ -133,6 +138,7 @@ class BlindMode(GameMode):
                          "for the audit (pbem blind recover)")
         else:
             lines.append(NO_ESCROW)
+        lines.append(stall_line(genesis.stall_days))
         return lines + [
                 f"send {target.name} to the US player; he answers with blind-0001-US.pbem (pbem blind next)"]
 
@@ -191,10 +197,15 @@ class BlindMode(GameMode):
                             "encrypted under it)")
         else:
             lines.insert(1, NO_ESCROW)
+        from pbem.game.modes.blind.stall import stall, stall_days
+
+        lines.insert(2, stall_line(stall_days(held)))
         if held.secret_recovered_by:
             lines.append(f"the Japanese secret came from the escrow, opened by {held.secret_recovered_by}")
-        from pbem.game.modes.blind.stall import stall
+            from pbem.game.modes.blind.stall import left_unanswered
 
+            if (waiting := left_unanswered(held)) is not None:  # the stall's words stay, after the game is opened
+                lines.append(f"ended at a stall: {waiting.words}")
         stalled = stall(held)
         if stalled is not None:  # the same verdict as verify and both audits (issue 36)
             lines.append(f"STALLED: {stalled.words}"
@@ -232,6 +243,12 @@ class BlindMode(GameMode):
         else:
             lines.append(f"next: wait for {name} from the {other} player and put it in {folder}")
         return lines, found, not found
+
+
+def stall_line(days: int) -> str:
+    """The stall period a game pins, as ``new`` and ``status`` say it."""
+    return (f"stall: a file left unanswered for {days} days stalls the game (pinned in its genesis; pbem new "
+            "--stall-days chose it, 14 by default)")
 
 
 NO_ESCROW = ("no escrow: this game names no escrow holder, so only the Japanese player can open it for the audit; if "

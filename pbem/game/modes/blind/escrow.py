@@ -26,10 +26,15 @@ secret opens the whole game:
 
     key_n = HKDF-SHA256(ikm = secret, info = "pbem-v1/blind-escrow-orders\0" || canonical({game, n}), length 32)
     part  = nonce(12, random) || ChaCha20-Poly1305(key_n, nonce, pad(zlib(canonical({game, n, seq, orders}))),
-                                                   aad = canonical({game, n}))
+                                                   aad = canonical({game, n, seq}))
 
 padded to a length fixed per game from public data (:func:`floor_bucket`),
-as issue 24's parts were.
+as issue 24's parts were (the cryptography is :mod:`.dealing`'s, which the
+game played in one process uses too).  Of a part the American player checks
+at once its length and that its nonce is no earlier part's (a part copied
+from another file); what it holds only the opened secret shows, and
+garbage is then a finding naming the file (no proof of verifiable
+encryption is built).
 
 **Opening** (``pbem blind recover GAMEDIR --key KEY``, by the holder or the
 American player): each opens his own share, ``S_i = x_i^-1·Y_i``, with the
@@ -54,98 +59,35 @@ The key pairs are the identities' own Ed25519 keys: a PVSS public key is
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import os
 from pathlib import Path
-from typing import Any
-
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.modes.blind import run as br, schema as blind_schema
+from pbem.game.modes.blind.dealing import (AMERICAN, HOLDER, LARGEST_BUCKET, NONCE_LENGTH, TAG_LENGTH, THRESHOLD,
+                                           _dealing_json, _part_key, deal, dealing_from, identity_point,
+                                           identity_scalar, open_part, part_aad, pvss_context, seal_part,
+                                           secret_from_shares, secret_hash, secret_of)
 from pbem.game.sizes import sealed_bucket
-from pbem.protocol import blindfile, pvss, sealing
-from pbem.protocol.canonical import DIGEST_PREFIX, b64d, b64e, canonical_bytes, parse_canonical
+from pbem.protocol import blindfile, pvss
+from pbem.protocol.canonical import b64d, b64e, parse_canonical
 from pbem.protocol.files import read_text
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 
 PART = "escrow_part"
 """The field of every Japanese file of an escrowed game that holds its escrow part (base64)."""
 AT_RECOVERY = "at recovery"
-LARGEST_BUCKET = 1024 * 1024
-"""No escrow part grows past this (an order of every unit of the largest scenario is far smaller)."""
-THRESHOLD = 2
-HOLDER, AMERICAN = 1, 2
-"""The PVSS participants: 1 the holder, 2 the American player."""
 SHARE_N = -2
 SHARE_NAMES = {HOLDER: "blind-share-holder.pbem", AMERICAN: "blind-share-US.pbem"}
 SHARE_FROM = {HOLDER: "escrow", AMERICAN: "US"}
-NONCE_LENGTH = 12
-TAG_LENGTH = 16
-_SECRET_INFO = b"pbem-v1/blind-secret\x00"
-
-
-def secret_hash(secret: bytes) -> str:
-    """What the genesis of an escrowed game commits: the secret opened from the escrow is checked against it."""
-    return DIGEST_PREFIX + hashlib.sha256(_SECRET_INFO + secret).hexdigest()
-
-
-def _hkdf(ikm: bytes, info: bytes) -> bytes:
-    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(ikm)
-
-
-def pvss_context(game: str) -> bytes:
-    return b"pbem-v1/blind-escrow-pvss\x00" + canonical_bytes({"game": game})
-
-
-def secret_of(point: bytes, game: str) -> bytes:
-    """The per-game secret the PVSS secret ``S`` derives."""
-    return _hkdf(point, b"pbem-v1/blind-escrow-secret\x00" + canonical_bytes({"game": game}))
-
-
-def identity_point(identity: PublicIdentity) -> bytes:
-    """A participant's PVSS public key: his Ed25519 identity key, a point of the prime-order group."""
-    return identity.verify_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-
-
-def identity_scalar(identity: PrivateIdentity) -> int:
-    seed = identity.signing_key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                                              serialization.NoEncryption())
-    return pvss.private_scalar(seed)
-
-
-def _dealing_json(dealing: pvss.Dealing) -> dict:
-    return {"threshold": dealing.threshold, "commitments": [b64e(c) for c in dealing.commitments],
-            "shares": [{"share": b64e(y), "proof": b64e(p.to_bytes())} for y, p in zip(dealing.shares, dealing.proofs)]}
 
 
 def dealing_of(genesis: blindfile.Message) -> pvss.Dealing:
     """The genesis's dealing, decoded (PvssError when a field is not base64 of a group element or a proof)."""
-    doc = genesis.body["escrow"]["pvss"]
-    try:
-        commitments = tuple(b64d(c) for c in doc["commitments"])
-        shares = tuple(b64d(s["share"]) for s in doc["shares"])
-        proofs = tuple(pvss.Proof.from_bytes(b64d(s["proof"]), f"the proof of share {i}")
-                       for i, s in enumerate(doc["shares"], 1))
-    except BadInput as exc:
-        raise pvss.PvssError(f"{exc.message}") from None
-    return pvss.Dealing(commitments, shares, proofs)
+    return dealing_from(genesis.body["escrow"]["pvss"])
 
 
 def participants(held) -> list[bytes]:
     return [identity_point(holder_of(held.messages[0])), identity_point(held.identities["US"])]
-
-
-def deal(holder: PublicIdentity, us: PublicIdentity, game: str, seed: bytes) -> tuple[dict, bytes]:
-    """The genesis's escrow fields and the per-game secret they deal (the Japanese player's, from now on); ``seed``
-    is 32 bytes of the operating system's randomness (``commitment.new_secret``) that ``s`` is drawn from."""
-    s = pvss.scalar_from_seed(seed, b"pbem-v1/blind-escrow-scalar\x00")
-    dealing, point = pvss.deal([identity_point(holder), identity_point(us)], THRESHOLD, pvss_context(game), secret=s)
-    secret = secret_of(point, game)
-    return {"escrow": {"holder": holder.line(), "secret": secret_hash(secret), "pvss": _dealing_json(dealing)}}, secret
 
 
 def holder_of(genesis: blindfile.Message) -> PublicIdentity | None:
@@ -154,6 +96,22 @@ def holder_of(genesis: blindfile.Message) -> PublicIdentity | None:
     if escrow is None:
         return None
     return PublicIdentity.from_line(escrow.get("holder", ""), source=genesis.source, field="escrow.holder")
+
+
+def refuse_earlier_escrow(genesis: blindfile.Message) -> None:
+    """A game started with issue 24's escrow (its genesis names a holder and the secret's hash, but deals no PVSS
+    shares; every part the secret and the orders sealed to the holder alone) is not read: its escrow cannot be
+    checked as every game's is now, and the holder alone could open it.  BadInput naming the genesis, the field, why
+    and what to do — never a schema error that calls the file altered."""
+    escrow = genesis.body.get("escrow") if isinstance(genesis.body, dict) else None
+    if isinstance(escrow, dict) and "pvss" not in escrow and "holder" in escrow:
+        raise BadInput("this game was started with the earlier escrow (before issue 36: the Japanese secret and orders "
+                       "sealed to the escrow holder alone, which the American player could not check and the holder "
+                       "could open alone); this pbem reads only the escrow shared between the holder and the American "
+                       "player, so it does not verify, audit or play this game",
+                       file=genesis.source, field="escrow",
+                       hint="finish and audit it with the pbem that started it (a version from before the shared "
+                            "escrow), or start the game again with pbem new --escrow HOLDER.pub")
 
 
 def refuse_holder(holder: PublicIdentity, us: PublicIdentity, jp: PublicIdentity) -> None:
@@ -168,35 +126,6 @@ def refuse_holder(holder: PublicIdentity, us: PublicIdentity, jp: PublicIdentity
 def floor_bucket(scenario) -> int:
     """The smallest bucket of a part in this scenario's games: the refereed mode's sealed size (public data)."""
     return sealed_bucket(scenario, hidden=True, previous=None)
-
-
-def _part_key(secret: bytes, game: str, n: int) -> bytes:
-    return _hkdf(secret, b"pbem-v1/blind-escrow-orders\x00" + canonical_bytes({"game": game, "n": n}))
-
-
-def seal_part(secret: bytes, *, game: str, n: int, seq: int | None, orders: Any, bucket: int) -> bytes:
-    """The escrow part of file ``n``: the orders of step ``seq`` it commits, encrypted under the key ``secret``
-    derives for that file, at least ``bucket`` long."""
-    plaintext = sealing.pad(sealing.compress(canonical_bytes({"game": game, "n": n, "seq": seq, "orders": orders})),
-                            bucket)
-    nonce = os.urandom(NONCE_LENGTH)
-    aad = canonical_bytes({"game": game, "n": n})
-    return nonce + ChaCha20Poly1305(_part_key(secret, game, n)).encrypt(nonce, plaintext, aad)
-
-
-def open_part(secret: bytes, game: str, n: int, part: bytes) -> bytes | None:
-    """The plaintext of file ``n``'s part, or None when it does not decrypt as that file's."""
-    from cryptography.exceptions import InvalidTag
-
-    if len(part) < NONCE_LENGTH + TAG_LENGTH:
-        return None
-    try:
-        padded = ChaCha20Poly1305(_part_key(secret, game, n)).decrypt(part[:NONCE_LENGTH], part[NONCE_LENGTH:],
-                                                                      canonical_bytes({"game": game, "n": n}))
-    except InvalidTag:
-        return None
-    data = sealing.unpad(padded)
-    return None if data is None else sealing.decompress(data, LARGEST_BUCKET)
 
 
 def _jp_messages(held) -> list[blindfile.Message]:
@@ -252,7 +181,10 @@ def dealing_problem(held) -> str | None:
 
 def public_findings(held) -> list[br.Finding]:
     """What the American player checks at once of the escrow: the dealing of the secret (Schoenmakers' proofs), and a
-    part in every Japanese file, of the public length."""
+    part in every Japanese file, base64 of the public length, its nonce never one of an earlier part's.  What a part
+    holds he cannot check without the secret (that would take a proof of verifiable encryption): its associated data
+    binds it to the game, the file and the step it commits, so garbage, or a part of another file or step, is a
+    finding against the Japanese player, naming the file, when the game is opened (:func:`open_parts`)."""
     holder = holder_of(held.messages[0])
     if holder is None:
         return []
@@ -265,6 +197,7 @@ def public_findings(held) -> list[br.Finding]:
         found.append(br.Finding("JP", 0, br.AT_ONCE,
                                 f"sent an escrow in {genesis} that does not verify ({problem}): the holder and the "
                                 "American player could not open the game if he stalls; do not play on"))
+    nonces: dict[bytes, str] = {}
     for message in _jp_messages(held):
         name = Path(message.source).name
         text = message.body.get(PART)
@@ -274,15 +207,22 @@ def public_findings(held) -> list[br.Finding]:
                                     "if he quits, the step cannot be audited"))
             continue
         try:
-            bucket = _bucket_of(b64d(text, source=message.source, field=PART))
+            part = b64d(text, source=message.source, field=PART)
         except BadInput:
-            bucket = -1
+            part = b""
+        bucket = _bucket_of(part)
         if bucket < size or bucket > LARGEST_BUCKET or bucket & (bucket - 1):
             found.append(br.Finding("JP", _step_of(message), br.AT_ONCE,
                                     f"sent an escrow part in {name} of another length than due "
                                     f"({part_length(size)} bytes, or a larger bucket when it grows)"))
             continue
         size = bucket
+        nonce = part[:NONCE_LENGTH]  # drawn at random for each part: one seen twice is a part pasted from another file
+        if nonce in nonces:
+            found.append(br.Finding("JP", _step_of(message), br.AT_ONCE,
+                                    f"sent an escrow part in {name} with the nonce of the part in {nonces[nonce]}: a "
+                                    "part copied from another file, which cannot hold this file's orders"))
+        nonces.setdefault(nonce, name)
     return found
 
 
@@ -312,12 +252,14 @@ def open_parts(held, secret: bytes) -> tuple[dict[int, dict], list[br.Finding]]:
             bad("sent no escrow part")
             continue
         try:
-            plain = open_part(secret, held.game, message.n, b64d(text, source=message.source, field=PART))
+            plain = open_part(secret, held.game, message.n, b64d(text, source=message.source, field=PART),
+                              commit["seq"] if commit else None)
         except BadInput:
             plain = None
         if plain is None:
-            bad("put an escrow part that does not decrypt as this file's with the opened secret: garbage, or a part "
-                "of another file or game (replayed)")
+            bad("put an escrow part that does not decrypt as this file's with the opened secret (its associated "
+                "data binds the game, the file and the step it commits): garbage, or a part of another file, step or "
+                "game (replayed)")
             continue
         try:
             doc = parse_canonical(plain, source=f"{name} (escrow part)", what="escrow part")
@@ -404,8 +346,8 @@ def read_recovered(folder: Path, held) -> tuple[bytes, dict[int, dict], str] | N
     opened = read_shares(folder, held)
     if len(opened) < THRESHOLD:
         return None
-    secret = secret_of(pvss.combine(opened, THRESHOLD), held.game)
-    if not hmac.compare_digest(secret_hash(secret).encode(), str(held.messages[0].body["escrow"]["secret"]).encode()):
+    secret = secret_from_shares(opened, held.messages[0].body["escrow"], held.game)
+    if secret is None:
         held.problems.append(br.Finding("JP", 0, AT_RECOVERY, "dealt another secret in the escrow of "
                                         f"{Path(held.messages[0].source).name} than the one he committed"))
         return None

@@ -88,6 +88,7 @@ class BlindGame:
     secret_published: bool = False
     problems: list[br.Finding] = field(default_factory=list)  # what a file's writer owed and did not send (at once)
     secret_recovered_by: str | None = None  # the escrow holder, when the secret came from the escrow (blind_escrow)
+    replayed_to: object = None  # the Step the audit's replay reached with no finding (what a stalled step is played on)
 
     @property
     def game(self) -> str:
@@ -147,6 +148,7 @@ def load(folder: Path) -> BlindGame:
         raise BadInput("no game files found", file=str(folder), hint=f"the game starts with {blindfile.file_name(0)}")
     messages = [blindfile.read(read_text(p, what="game file"), str(p)) for p in paths]
     genesis = messages[0]
+    blind_escrow.refuse_earlier_escrow(genesis)  # before its schema, which would call it altered
     for message in messages:  # each body against its schema (schemas/blind-*.schema.json) before anything reads it
         blind_schema.check_body(message.body, message.source)
     ids = blindfile.body_field(genesis, "identities", dict)
@@ -404,9 +406,10 @@ def audit_findings(held: BlindGame) -> list[br.Finding]:
         return [br.Finding("JP", len(held.record.publications), br.AT_END,
                            "has not published his secret: no hidden move can be audited yet (a forfeit in a tournament "
                            "if he refuses)")]
-    found = br.audit(held.loaded, held.record, held.secret, held.jp_orders, held.ref)
+    found, reached = br.replay(held.loaded, held.record, held.secret, held.jp_orders, held.ref)
     if not found and not br.salts_match(held.secret, held.record):
         found.append(br.Finding("JP", 0, br.AT_AUDIT, "published a secret that does not derive the salts he opened"))
+    held.replayed_to = None if found else reached
     return found
 
 
@@ -441,7 +444,7 @@ def role_in(held: BlindGame, identity: PublicIdentity) -> str | None:
 def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *, setup: dict | None,
           choose_setup: Chooser | None = None, edition: str | None = None,
           ground_support: list[dict] | None = None, escrow: PublicIdentity | None = None,
-          options: list[str] | None = None) -> tuple[str, dict]:
+          options: list[str] | None = None, stall_days: int | None = None) -> tuple[str, dict]:
     """The Japanese player's genesis (its text) and what he keeps: the root over his secret set-up, the commitment
     to his set-up orders and to the salt of their dice (and, with ``escrow``, the holder and the first escrow part).
     The edition and a Ground Support track in place of the scenario's are recorded in it, signed, as a referee's
@@ -454,6 +457,9 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     if escrow is not None:
         blind_escrow.refuse_holder(escrow, us, jp)
     edition = _edition(edition or DEFAULT_EDITION, None)
+    from pbem.game.modes.blind.stall import checked_stall_days
+
+    stall_days = checked_stall_days(stall_days, "--stall-days", None)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
     loaded = with_overrides(load_scenario(scenario), overrides, "--gsp")
     ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
@@ -482,7 +488,7 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     body = {"game": game, "n": 0, "from": "JP", "prev": None, "scenario": ref, "options": fog,
             "identities": {"US": us.line(), "JP": jp.line()}, "setup": {"root": tree.root, "markers": tree.markers},
             "commit": {"seq": 1, "orders": br.orders_commitment(nonce, orders), "salt": dice.commit(salt)},
-            "edition": edition}
+            "edition": edition, "stall_days": stall_days}
     if overrides:
         body["overrides"] = overrides
     if escrowed is not None:  # the holder named, the secret dealt and its hash committed, signed; the set-up orders escrowed

@@ -3,8 +3,8 @@
 The escrow is :mod:`pbem.game.modes.blind.escrow`'s: the genesis deals the
 per-game secret between the holder (share 1) and the American player
 (share 2), both needed.  Each runs ``pbem blind recover GAMEDIR --key
-HIS.key`` once the Japanese player has stalled (:mod:`.stall`: the file he owes an answer to has waited 14
-days) or withheld his secret at the end: it
+HIS.key`` once the Japanese player has stalled (:mod:`.stall`: the file he owes an answer to has waited the
+game's stall period, 14 days unless ``pbem new --stall-days`` chose another) or withheld his secret at the end: it
 checks that the key is one of the two the genesis names and writes his
 share, decrypted with his key and proven (``blind-share-holder.pbem`` or
 ``blind-share-US.pbem``).  With both in the folder, anyone reads the secret
@@ -19,7 +19,7 @@ from pathlib import Path
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.modes.blind import escrow as blind_escrow, files as blind_files
 from pbem.game.modes.blind.run import Finding
-from pbem.game.modes.blind.stall import STALL_AFTER, left_unanswered, stall
+from pbem.game.modes.blind.stall import left_unanswered, stall, stall_days
 from pbem.protocol import blindfile
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import PrivateIdentity
@@ -53,7 +53,7 @@ def recover(folder: Path, identity: PrivateIdentity) -> tuple[Path, list[Finding
     if not held.over and stall(held) is None:  # both shares open every marker: not while the game may go on
         waiting = left_unanswered(held)
         raise BadInput(f"the Japanese player has been awaited only since {waiting.since.date().isoformat()}: a game "
-                       f"is stalled after {STALL_AFTER.days} days without an answer", file=str(folder),
+                       f"is stalled after {stall_days(held)} days without an answer (its genesis pins it)", file=str(folder),
                        hint="a share is opened only when the Japanese player stalls or withholds his secret; "
                             "pbem status says when the game stalls")
     text = blindfile.write(identity, blind_escrow.share_body(held, identity, index))

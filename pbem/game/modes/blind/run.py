@@ -36,7 +36,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbem.loading.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
 from pbem.engine import hexes
-from pbem.errors import BadInput
+from pbem.errors import BadInput, VerificationFailed
 from pbem.game.modes.blind.exposure import PIECE_FIELDS, called_off, displacement_told, exposure, pieces, public_exposure
 from pbem.game.modes.blind.move_bound import MoveBound, Seen
 from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
@@ -134,6 +134,10 @@ class Record:
     """The rules the genesis names (its edition); None: the scenario's own."""
     options: list[str] = field(default_factory=lambda: ["hidden-units"])
     """The way of hiding units the genesis names (docs/hidden-units.md): 19B, fog-iph or fog-formosa."""
+    escrow: dict | None = None
+    """With an escrow holder: the genesis's ``escrow`` fields (the holder, the secret's hash, the PVSS dealing)."""
+    escrow_parts: dict[int, bytes] = field(default_factory=dict)
+    """With an escrow holder: step -> its committed Japanese orders, encrypted under the secret (:mod:`.dealing`)."""
 
 
 class Japanese:
@@ -171,6 +175,22 @@ class Japanese:
         """His seed for the dice of the American player-turn ``seq`` (committed one step earlier)."""
         return self.seeds.setdefault(seq, derived(self.secret, "jp-seed", game=self.game, seq=seq))
 
+    @staticmethod
+    def deal_escrow(holder: PublicIdentity, us: PublicIdentity, game: str, seed: bytes) -> tuple[dict, bytes]:
+        """The escrow fields of his genesis and the secret they deal (:func:`.dealing.deal`, as ``pbem new`` deals
+        it): a cheater's client overrides this."""
+        from pbem.game.modes.blind.dealing import deal
+
+        fields, secret = deal(holder, us, game, seed)
+        return fields["escrow"], secret
+
+    def escrow_part(self, seq: int, orders: dict, bucket: int) -> bytes:
+        """His orders of step ``seq`` encrypted under the secret; in one process there are no files, so the part is
+        labelled with its step where a file's carries the file's number."""
+        from pbem.game.modes.blind.dealing import seal_part
+
+        return seal_part(self.secret, game=self.game, n=seq, seq=seq, orders=orders, bucket=bucket)
+
 
 class American:
     """The American player: checks every opening against a root he already holds, acknowledges each root."""
@@ -200,6 +220,18 @@ class American:
 
     def _found(self, seq: int, what: str) -> None:
         self.record.findings.append(Finding("JP", seq, AT_ONCE, what))
+
+    def check_escrow(self, holder: PublicIdentity) -> None:
+        """The dealing of the Japanese secret, before anything depends on it (Schoenmakers' proofs): the escrow the
+        genesis names, dealt to the holder and to him, two of two."""
+        from pbem.game.modes.blind.dealing import dealing_problem
+
+        escrow = self.record.escrow or {}
+        if escrow.get("holder") != holder.line():
+            self._found(0, "named another escrow holder in his genesis than the one agreed")
+        elif (problem := dealing_problem(escrow, holder, self.identity.public, self.game)) is not None:
+            self._found(0, f"sent an escrow that does not verify ({problem}): the holder and the American player could "
+                           "not open the game if he stalls; do not play on")
 
     def receive(self, pub: Publication, before_root: tuple[str, list[str]]) -> None:
         """Check a publication before anything depends on it; every problem is a finding naming the Japanese player."""
@@ -560,18 +592,27 @@ def bot_players(loaded: LoadedScenario, policies: dict[str, str], seed: int = 0)
 
 def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Player],
         secret: bytes | None = None, us_secret: bytes | None = None, japanese: Callable[..., Japanese] = Japanese,
-        game: str = SELFPLAY, max_steps: int | None = None, options: list[str] | None = None) -> tuple[Record, Japanese]:
+        game: str = SELFPLAY, max_steps: int | None = None, options: list[str] | None = None,
+        escrow: PublicIdentity | None = None) -> tuple[Record, Japanese]:
     """Play a game through the protocol; returns both players' record and the Japanese player (his secret).
 
     Each player's dice seeds and salts derive from his own per-game secret (fresh ones unless given), so a game
-    with given secrets, bots and seed is played again exactly."""
+    with given secrets, bots and seed is played again exactly.  With ``escrow`` (the holder's identity) the secret
+    is dealt between the holder and the American player as ``pbem new --escrow`` deals it (:mod:`.dealing`), the
+    American player checks the dealing at once, and every committed Japanese order is escrowed
+    (:func:`recover_escrow` opens them)."""
     secret = secret or commitment.new_secret()
-    jp = japanese(loaded, game, secret, players["JP"])
     ruleset = ruleset_of(loaded, None)
     options = options or ["hidden-units"]
     record = Record(game, ruleset=ruleset, options=options)
+    if escrow is not None:
+        record.escrow, secret = getattr(japanese, "deal_escrow", Japanese.deal_escrow)(escrow, us.public, game, secret)
+    jp = japanese(loaded, game, secret, players["JP"])
     american = American(us, game, record, us_secret or commitment.new_secret(),
                         {u.id for u in loaded.scenario.units if u.side == "JP"}, loaded)
+    if escrow is not None:
+        american.check_escrow(escrow)
+    bucket = escrow_bucket(loaded) if escrow is not None else 0
     step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
                         ruleset=ruleset, options=options)
     american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
@@ -585,6 +626,8 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Playe
             jp.orders[seq] = orders
             salt, nonce = orders_salt_nonce(secret, game=game, seq=seq)
             record.jp_commitments[seq] = orders_commitment(nonce, orders)
+            if escrow is not None:
+                record.escrow_parts[seq] = jp.escrow_part(seq, orders, bucket)
             before_root = american.roots[seq - 1]
             if setup:  # the set-up is committed before the dice of its intelligence roll exist (19B.7)
                 placed = apply_deployment(step.state, orders_from(orders, "the Japanese set-up"))
@@ -610,6 +653,50 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Playe
         record.publications.append(pub)
         american.receive(pub, before_root)
     return record, jp
+
+
+def escrow_bucket(loaded: LoadedScenario) -> int:
+    """The length an escrow part is padded to in this scenario (the refereed mode's sealed size: public data)."""
+    from pbem.game.sizes import sealed_bucket
+
+    return sealed_bucket(loaded.scenario, hidden=True, previous=None)
+
+
+def recover_escrow(record: Record, holder: PrivateIdentity, us: PrivateIdentity) -> tuple[bytes, dict[int, dict]]:
+    """The holder and the American player open their shares together (each proven against the dealing), which gives
+    the secret, checked against its committed hash; the secret opens every escrowed order.  ValueError naming what
+    fails: a share, the secret, or the part of a step (each the Japanese player's doing but a share)."""
+    import json
+
+    from pbem.game.modes.blind.dealing import (AMERICAN, HOLDER, dealing_from, identity_point, open_part, open_share,
+                                               pvss_context, secret_from_shares)
+    from pbem.protocol import pvss
+
+    escrow = record.escrow
+    if escrow is None:
+        raise ValueError("this game has no escrow")
+    if escrow["holder"] != holder.public.line():
+        raise ValueError(f"{holder.public.describe()} is not the escrow holder this game names")
+    try:  # the American player is the one who signed the acknowledgements
+        signing.verify(record.acks[0], us.public, ACK_CONTEXT, role="US")
+    except (IndexError, BadInput, VerificationFailed):
+        raise ValueError(f"{us.public.describe()} is not the American player of this game") from None
+    dealing, opened = dealing_from(escrow["pvss"]), {}
+    for index, who in ((HOLDER, holder), (AMERICAN, us)):
+        share, proof = open_share(who, index, escrow, record.game)
+        opened[index] = pvss.verify_share(index, share, proof, identity_point(who.public), dealing,
+                                          pvss_context(record.game))
+    secret = secret_from_shares(opened, escrow, record.game)
+    if secret is None:
+        raise ValueError("the shares open another secret than the one the escrow's hash commits")
+    orders = {}
+    for seq, part in sorted(record.escrow_parts.items()):
+        plain = open_part(secret, record.game, seq, part, seq)
+        doc = json.loads(plain) if plain is not None else None
+        if not isinstance(doc, dict) or doc.get("seq") != seq:
+            raise ValueError(f"step {seq}: the escrow part does not open as that step's")
+        orders[seq] = doc["orders"]
+    return secret, orders
 
 
 def adjudicate(jp: Japanese, seq: int, step: Step, orders: dict, stream: dice.DiceStream, *, side: str, setup: bool,

@@ -50,9 +50,13 @@ class RefereeMode(GameMode):
 
         return adjudicate_nmr(turn, adjudicator, side)
 
-    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None):
+    def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None,
+              stall_days=None):
         if escrow is not None:  # no player holds a per-game secret here: nothing for a third party to hold
             raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
+                           hint="give it with --no-referee --option hidden-units")
+        if stall_days is not None:  # the stall verdict and the escrow it opens are the blind mode's (issue 36)
+            raise BadInput("--stall-days sets when a game with hidden units and no referee is stalled",
                            hint="give it with --no-referee --option hidden-units")
         from pbem.game.modes.referee.start import start_game
 
