@@ -414,8 +414,9 @@ def test_a_japanese_player_who_vanishes_mid_game_is_audited_up_to_where_he_stopp
     said = recover(players)
     assert "the game was not over: it ends here" in said
     assert "the game ends here" in us.status()
-    said = pbem("audit", us.game)
-    assert "audited 3 step(s) with full information" in said and "came from the escrow" in said
+    said = pbem("audit", us.game, code=1)  # audited to the stall, nothing found: the stall's verdict, never a pass
+    assert said.startswith("STALLED: JP has not answered file") and "came from the escrow" in said, said
+    assert "audited up to the stall with the secret from the escrow: 3 step(s) replayed with full information" in said
 
 
 def test_a_share_that_is_not_the_holders_decryption_names_the_holder_not_the_japanese_player(tmp_path, monkeypatch):

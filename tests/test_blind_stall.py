@@ -96,8 +96,9 @@ def test_opened_from_the_escrow_the_audit_shows_the_dice_he_knew_as_the_rolls_of
     us, esc = players["US"], players["ESC"]
     pbem("blind", "recover", us.game, "--key", esc.key)
     pbem("blind", "recover", us.game, "--key", us.key)
-    said = pbem("audit", us.game)
-    assert "audited 3 step(s) with full information" in said, said
+    said = pbem("audit", us.game, code=1)  # opened, audited to the stall, nothing found: still the stall's verdict
+    assert said.startswith(f"STALLED: {words}\n"), said
+    assert "audited up to the stall with the secret from the escrow: 3 step(s) replayed with full information" in said, said
     assert f"{words}: he stopped before publishing step 4" in said, said
     shown = [(int(n), purpose, int(v)) for n, purpose, v in re.findall(r"^    roll (\d+), (.+): ([1-6])$", said, re.M)]
     # what he knew, recomputed here from his secret (in his own folder) and the files: the step he owed, played
@@ -123,13 +124,15 @@ def test_opened_from_the_escrow_the_audit_shows_the_dice_he_knew_as_the_rolls_of
     # the event audit shows the same lines
     event = tmp_path / "event"
     shutil.copytree(us.game, event / "g")
-    report = json.loads(pbem("audit", event, "--json"))
+    report = json.loads(pbem("audit", event, "--json", code=1))
+    assert report["games"][0]["verdict"] == "stalled" and report["games"][0]["reason"] == words, report["games"][0]
+    assert report["totals"]["audited"] == 0 and report["totals"]["holds"] == 0 and report["totals"]["stalled"] == 1
     details = report["games"][0]["details"]
     assert [d for d in details if d.startswith("roll ")] == [line.strip() for line in said.splitlines()
                                                                if line.startswith("    roll ")], details
     assert any(d.startswith(f"{words}: he stopped before publishing step 4") for d in details), details
-    text = pbem("audit", event)
-    assert f"roll 1, {shown[0][1]}: {shown[0][2]}" in text, text
+    text = pbem("audit", event, code=1)
+    assert f"roll 1, {shown[0][1]}: {shown[0][2]}" in text and "STALLED" in text.upper(), text
 
 
 def test_a_backdated_american_file_cannot_stall_a_game_early(tmp_path):

@@ -136,7 +136,7 @@ def verify_folder(folder: Path, as_json: bool) -> None:
 
 def audit_folder(folder: Path) -> None:
     from pbem.game.modes.blind.files import audit_findings, findings, load
-    from pbem.game.modes.blind.stall import NOT_OVER, stall, stopped_lines
+    from pbem.game.modes.blind.stall import NOT_OVER, audited_to_the_stall, stall, stopped_at, stopped_lines
     from pbem.game.modes import BLIND_MODE
 
     held = load(folder)
@@ -152,12 +152,19 @@ def audit_folder(folder: Path) -> None:
         for line in stopped_lines(held):
             typer.echo(line)
         raise typer.Exit(1)
-    typer.echo(BLIND_MODE.audit_summary(len(held.record.publications)))
+    stopped = stopped_at(held)
+    if stopped is not None:  # opened at a stall and nothing found: the stall's verdict still, never a pass (issue 36)
+        typer.echo(f"STALLED: {stopped.words}")
+        typer.echo(audited_to_the_stall(len(held.record.publications)))
+    else:
+        typer.echo(BLIND_MODE.audit_summary(len(held.record.publications)))
     for line in stopped_lines(held):
         typer.echo(line)
     if held.secret_recovered_by:
         typer.echo(f"  the secret and the Japanese orders came from the escrow, opened by {held.secret_recovered_by}: "
                    "the Japanese player did not publish them")
+    if stopped is not None:
+        raise typer.Exit(1)
 
 
 def status_folder(folder: Path, key: Optional[Path], passphrase_env: Optional[str], as_json: bool = False) -> None:

@@ -84,7 +84,7 @@ def audit_blind_game(result: GameResult) -> None:
         stalled = stall(held)
         result.verdict, result.reason = (STALLED, stalled.words) if stalled else (NOT_AUDITED, NOT_OVER)
         return
-    from pbem.game.modes.blind.stall import stopped_lines
+    from pbem.game.modes.blind.stall import audited_to_the_stall, stopped_at, stopped_lines
 
     found = blind_files.audit_findings(held)
     result.details = [line.strip() for line in stopped_lines(held)]  # the single-game audit's lines, the same words
@@ -93,3 +93,7 @@ def audit_blind_game(result: GameResult) -> None:
     result.replayed = 0 if found else len(held.record.publications)
     result.verdict = FAILED if found else HOLDS
     result.reason = f"{len(found)} finding(s)" if found else ""
+    stopped = stopped_at(held)
+    if stopped is not None and not found:  # opened at a stall, nothing found: the stall's verdict, never a pass
+        result.verdict, result.reason = STALLED, stopped.words
+        result.details.insert(0, audited_to_the_stall(result.replayed))

@@ -116,6 +116,20 @@ def stall(held, now: datetime | None = None) -> Waiting | None:
     return waiting
 
 
+def stopped_at(held) -> Waiting | None:
+    """Where a game opened from the escrow before its end stopped: the file its Japanese player left unanswered.
+    Such a game is audited up to there, and its verdict stays the stall's when nothing is found (never a pass, never
+    counted as a completed audit: issue 36); a cheat found before the stall fails it."""
+    if not held.secret_recovered_by:
+        return None
+    return left_unanswered(held)
+
+
+def audited_to_the_stall(replayed: int) -> str:
+    """What the audit of a game opened at a stall did, in the same words in both audits."""
+    return f"audited up to the stall with the secret from the escrow: {replayed} step(s) replayed with full information, no cheat found"
+
+
 NOT_OVER = ("the game is not over: the Japanese player publishes his secret at the end (pbem blind publish-secret), "
             "then it can be audited")
 """The verdict of both audits on a game in progress (not stalled): never a pass, never a failure."""
