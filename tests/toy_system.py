@@ -24,6 +24,29 @@ class StillSystem:
 
         return scenario_from(document, path, verified=verified)
 
+    def carried_document(self, loaded, document: dict) -> dict:
+        return document
+
+    def catalogue_entry(self, loaded, *, full: bool) -> dict:
+        """The borrowed scenario model's entry, as the SPI system gives it."""
+        from pbem.systems import system_named
+
+        return system_named(None).catalogue_entry(loaded, full=full)
+
+    def describe(self, entry: dict) -> list[str]:
+        return [f"{entry['id']}: {entry['title']} (the {NAME} system: nothing moves)"]
+
+    def state_to_json(self, state) -> dict:
+        """The borrowed position model, written as the SPI system writes it."""
+        from pbem.systems import system_named
+
+        return system_named(None).state_to_json(state)
+
+    def state_from_json(self, document: dict):
+        from pbem.systems import system_named
+
+        return system_named(None).state_from_json(document)
+
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         if edition:
             raise BadInput(f"the {NAME} system has no editions, not {edition!r}", field="edition")

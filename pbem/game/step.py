@@ -194,6 +194,7 @@ def open_game(
     document = scenario_document(path)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
     loaded = with_overrides(scenario_from_document(document, Path(path)), overrides, str(path))
+    document = system_of(loaded).carried_document(loaded, document)  # self-contained: what every party plays with
     keys = list(parties.items())
     for i, (role_a, a) in enumerate(keys):
         for role_b, b in keys[i + 1:]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.errors import BadInput
+from pbem.systems.folders import SCENARIO_FOLDERS, shipped_scenarios  # noqa: F401 - the registry's, in a leaf pbem.loading reads
 
 if TYPE_CHECKING:
     from pbem.loading.datafiles import LoadedScenario
@@ -24,7 +25,7 @@ SPI = "spi"
 """The system a scenario or genesis that names none is played with."""
 
 #: Each system pbem ships: its name -> the module whose ``SYSTEM`` answers the seam (imported when first asked).
-SHIPPED: dict[str, str] = {SPI: "pbem.systems.spi"}
+SHIPPED: dict[str, str] = {SPI: "pbem.systems.spi", "legion-2010": "pbem.systems.legion.system"}
 
 _REGISTERED: dict[str, RulesSystem] = {}
 

@@ -31,6 +31,31 @@ class SpiSystem:
 
         return scenario_from(document, path, verified=verified)
 
+    def carried_document(self, loaded, document: dict) -> dict:
+        """The document as read (:func:`pbem.loading.datafiles.scenario_document` has read its map in)."""
+        return document
+
+    def catalogue_entry(self, loaded, *, full: bool) -> dict:
+        from pbem.systems.spi.catalogue import details, summary
+
+        return details(loaded.scenario) if full else summary(loaded.scenario)
+
+    def describe(self, entry: dict) -> list[str]:
+        from pbem.systems.spi.catalogue import describe
+
+        return describe(entry)
+
+    def state_to_json(self, state) -> dict:
+        """:mod:`pbem.game.codec`'s own writing of the engine's :class:`~pbem.model.state.GameState` (no ``system`` key)."""
+        from pbem.game.codec import spi_state_to_json
+
+        return spi_state_to_json(state)
+
+    def state_from_json(self, document: dict):
+        from pbem.game.codec import spi_state_from_json
+
+        return spi_state_from_json(document)
+
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         ruleset = loaded.scenario.ruleset.model_dump(mode="json")
         if edition:

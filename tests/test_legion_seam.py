@@ -1,0 +1,105 @@
+"""The Legion system played through the seam (issue 39, part 3): registered, listed, and a whole game of the test
+island through the real files — genesis, the room's bot, validate, submit, adjudicate, verify, reveal, audit.
+
+A Legion player-turn is two orders files (movement and combat, then exploitation on the turn file that shows the
+combat results) and three on a Japanese PM Game-Turn (6C.2 Night Exploitation): each its own turn file and dice.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pbem.errors import BadInput
+from pbem.systems import load_scenario, system_named, system_of
+from pbem.systems.base import RulesSystem
+from tests.games import run
+
+ISLAND = "legion-test-island"
+LEGION = "legion-2010"
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    """One demo game of the test island (a few seconds), shared by the tests that read it."""
+    from pbem.bot.demo import run_demo
+
+    return run_demo(ISLAND, tmp_path_factory.mktemp("legion") / "demo", seed=1)
+
+
+def test_the_legion_system_is_registered_and_answers_the_seam():
+    system = system_named(LEGION)
+    assert isinstance(system, RulesSystem) and system.name == LEGION
+    loaded = load_scenario(ISLAND)
+    assert system_of(loaded) is system and loaded.scenario.id == ISLAND
+    assert system.pinned_ruleset(loaded, None) == {"system": LEGION}
+    with pytest.raises(BadInput, match="one edition"):
+        system.pinned_ruleset(loaded, "dg-2009")
+    opening = system.opening(loaded, hidden=False)
+    assert system.state_from_json(json.loads(json.dumps(system.state_to_json(opening)))) == opening  # the codec round-trips
+    with pytest.raises(BadInput, match="hidden-units option is not yet played"):
+        system.opening(loaded, hidden=True)
+
+
+def test_scenario_list_and_show_name_each_scenarios_rules_system():
+    status, out, _ = run("scenario", "list", "--json")
+    rows = {row["id"]: row for row in json.loads(out)}
+    assert status == 0 and rows[ISLAND]["system"] == LEGION
+    assert {row["system"] for sid, row in rows.items() if sid != ISLAND} == {"spi"}
+    status, out, _ = run("scenario", "list")
+    assert status == 0 and any(line.split()[:2] == [ISLAND, LEGION] for line in out.splitlines())
+    status, out, _ = run("scenario", "show", ISLAND, "--json")
+    shown = json.loads(out)
+    assert status == 0 and shown["system"] == LEGION and shown["pm_turns"] == [2, 4]
+    assert {u["id"] for u in shown["units"]} == {u.id for u in load_scenario(ISLAND).scenario.units}
+    status, out, _ = run("scenario", "show", ISLAND)
+    assert status == 0 and "Victory Table (20)" in out and "us-art-10" in out
+
+
+def test_a_demo_game_of_the_test_island_plays_verifies_and_audits(game):
+    from pbem.loading.turns import open_turn
+
+    assert not game.verify_findings and game.audit.ok
+    turns = [open_turn(p).turn for p in sorted(game.game.glob("turn-*.pbem"))]
+    assert turns[0].ruleset == {"system": LEGION} and turns[-1].public["over"]
+    # the genesis carries the charts, not their file names: every party plays with the referee's
+    assert all(isinstance(chart, dict) for chart in turns[0].public["scenario_document"]["charts"].values())
+    # two orders files a player-turn (three on the Japanese PM turns 2 and 4), awaited from the side the position names
+    awaited = [(t.public["turn"], t.public["awaiting"]) for t in turns[:-1]]
+    per_turn = {(turn, side): awaited.count((turn, side)) for turn, side in awaited}
+    assert per_turn == {(1, "US"): 2, (1, "JP"): 2, (2, "US"): 2, (2, "JP"): 3, (3, "US"): 2, (3, "JP"): 2, (4, "US"): 2, (4, "JP"): 3}
+    assert game.player_turns == len(turns) - 1 == 18
+    rolls = [r for t in turns for r in t.dice.rolls]
+    assert rolls and all(1 <= r["value"] <= 6 for r in rolls)  # the bot's attacks rolled committed dice
+    assert game.report.level == turns[-1].public["victory"]["level"] and "Victory (20)" in game.report.lines[0]
+
+
+def test_a_legion_view_is_the_position_and_validate_asks_the_legion_rules(game, tmp_path):
+    from pbem.game.player import check_own_orders, view_for
+    from pbem.loading.turns import open_turn
+    from pbem.protocol.keys import read_private
+
+    genesis = open_turn(game.game / "turn-0000.pbem").turn
+    us = read_private(game.keys["US"], None)
+    _, view = view_for(genesis, us)
+    assert view["state"]["system"] == LEGION and view["awaiting"] == "US" and view["state"]["position"]["phase"] == "movement"
+    # exploitation orders belong to the Exploitation Phase (4): the referee's check refuses them on a movement turn file
+    _, problems = check_own_orders(genesis, us, {"exploitation": [{"units": ["us-1-2"], "path": ["0303"]}]}, "early.json")
+    assert [p.rule for p in problems] == ["4"]
+    _, problems = check_own_orders(genesis, us, {"moves": [{"units": ["jp-1-135"], "path": ["0404"]}]}, "theirs.json")
+    assert problems and all(p.rule.startswith("6") or p.rule == "4" for p in problems), problems
+    _, problems = check_own_orders(genesis, us, {"defense": {"rbc": []}}, "defense.json")
+    assert [p.rule for p in problems] == ["I1"]
+
+
+def test_legion_orders_that_break_the_schema_are_bad_input_naming_the_file(game):
+    from pbem.game.player import check_own_orders
+    from pbem.loading.turns import open_turn
+    from pbem.protocol.keys import read_private
+
+    genesis = open_turn(game.game / "turn-0000.pbem").turn
+    with pytest.raises(BadInput) as refused:
+        check_own_orders(genesis, read_private(game.keys["US"], None), {"moves": "north"}, "bad.json")
+    rendered = refused.value.render()
+    assert "bad.json" in rendered and "moves" in rendered and "not of type 'array'" in rendered
