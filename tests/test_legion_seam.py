@@ -103,3 +103,25 @@ def test_legion_orders_that_break_the_schema_are_bad_input_naming_the_file(game)
         check_own_orders(genesis, read_private(game.keys["US"], None), {"moves": "north"}, "bad.json")
     rendered = refused.value.render()
     assert "bad.json" in rendered and "moves" in rendered and "not of type 'array'" in rendered
+
+
+def test_a_two_player_game_of_the_test_island_is_played_and_verified_by_both(tmp_path):
+    """The second mode, as tests/test_two_player.py plays it through the command line (``pbem demo`` has no two-player
+    game for any system): each turn file written by the player who does not move, both replaying all from the files."""
+    from tests.test_two_player import check_both_verify, play_out, start
+
+    players = start(tmp_path, ISLAND)
+    played = play_out(players, lean=True)
+    assert played == 18
+    said = check_both_verify(players, played)
+    assert "roll(s) hold" in said["US"] and said["US"].splitlines()[0] == said["JP"].splitlines()[0]
+
+
+@pytest.mark.parametrize("mode", [[], ["--no-referee"]], ids=["referee", "no-referee"])
+def test_hidden_units_are_refused_for_the_test_island_before_anything_is_written(mode, tmp_path):
+    """19B limited intelligence is in the Legion room (its views), not yet in the game layer's fog: the option is
+    refused by the system's own answer (``options``), naming it, with exit 2 and nothing written."""
+    status, out, err = run("demo", "--scenario", ISLAND, "--dir", tmp_path / "demo", "--option", "hidden-units", *mode)
+    assert status == 2 and "Traceback" not in err
+    assert "the game option 'hidden-units' is not yet played with the rules system 'legion-2010'" in err
+    assert "legion-test-island.json" in err and not (tmp_path / "demo").exists()

@@ -18,6 +18,7 @@ NAME = "toy-still"
 class StillSystem:
     name = NAME
     title = "Still Life (tests only): nothing moves; each player-turn rolls a die and logs it"
+    options: frozenset[str] = frozenset()
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
         from pbem.loading.datafiles import scenario_from

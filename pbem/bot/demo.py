@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pbem.bot.orders import BotError
 from pbem.bot.report import FinalReport, final_report
-from pbem.systems import load_scenario, system_of
+from pbem.systems import load_scenario, refuse_options, system_of
 from pbem.errors import BadInput
 from pbem.game.replay import AuditReport
 from pbem.game.modes.referee.audit import audit_game
@@ -110,6 +110,7 @@ def run_demo(
         if (folder / f"{name}.key").exists():
             raise BadInput("a demo identity already exists here", file=str(folder / f"{name}.key"), hint="give another --dir")
     loaded = load_scenario(scenario)  # a missing scenario fails here, before anything is written
+    refuse_options(loaded.system, options, str(loaded.path))  # and an option its rules system does not play
     game.mkdir(parents=True, exist_ok=True)
     drafts.mkdir(exist_ok=True)
     parties, keys = _identities(folder)

@@ -74,7 +74,7 @@ def bot(
     if "deployment" in document:
         typer.echo(f"wrote {out}: the Japanese secret set-up ({policy} bot); check it with 'pbem validate', send it with 'pbem submit'")
         return
-    typer.echo(f"wrote {out}: {side} orders, {len(document['moves'])} move(s) and {len(document['attacks'])} attack(s) "
+    typer.echo(f"wrote {out}: {side} orders, {len(document.get('moves', []))} move(s) and {len(document.get('attacks', []))} attack(s) "
                f"({policy} bot); check them with 'pbem validate', send them with 'pbem submit'")
 
 

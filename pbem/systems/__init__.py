@@ -87,6 +87,17 @@ def load_scenario(name: str | Path) -> LoadedScenario:
     return scenario_from_document(scenario_document(path), path)
 
 
+def refuse_options(name: str | None, options: list[str] | None, source: str) -> None:
+    """BadInput naming the first of ``options`` the system called ``name`` (a scenario's :func:`name_in`, a loaded
+    scenario's ``system``) does not play — a game of the Legion system with hidden units, say — before anything is written."""
+    system = system_named(name, source=source)
+    missing = [o for o in options or () if o not in system.options]
+    if missing:
+        plays = ", ".join(sorted(system.options)) or "none"
+        raise BadInput(f"the game option '{missing[0]}' is not yet played with the rules system {system.name!r} of this scenario",
+                       file=source, field="--option", hint=f"the options it plays: {plays}; start the game without it")
+
+
 def case_room(document: object, source: str):
     """The room that loads and runs a case of another system than SPI's (``ruleset.system``), or None for an SPI case;
     BadInput naming ``source`` when pbem runs no case of the system named."""

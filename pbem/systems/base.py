@@ -66,6 +66,10 @@ class RulesSystem(Protocol):
     title: str
     """The rules it plays, for people (``pbem scenario list``, the docs)."""
 
+    options: frozenset[str]
+    """The game options (:data:`pbem.model.common.OPTIONS`: ``hidden-units``) a game of this system may be started with;
+    ``pbem new`` and ``pbem demo`` refuse any other (:func:`pbem.systems.refuse_options`)."""
+
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False) -> Any:
         """A scenario document (a file's, or the one a genesis carries) checked and built: a
         :class:`~pbem.loading.datafiles.LoadedScenario` whose ``system`` is this system's name.  Bad input raises

@@ -27,7 +27,7 @@ def orders_for(view: dict, loaded) -> dict:
     """Orders for the side whose view this is (its whole position: the hidden-units option is not played yet)."""
     state = LegionState.model_validate({k: v for k, v in view["state"].items() if k not in ("format", "system")})
     if state.position.phase != "movement":
-        return {}
+        return {"moves": [], "attacks": []}
     return advance(loaded.board, loaded.scenario, state)
 
 
@@ -35,7 +35,7 @@ def advance(board, scenario, state: LegionState) -> dict:
     side = state.to_act()
     goals = [h for h in scenario.victory.objectives.values() if state.owner.get(h) != side]
     if not goals:
-        return {}
+        return {"moves": [], "attacks": []}
     cp = scenario.victory.cp_per_unit
     enemy = {state.locations[u.id] for u in state.units if u.side == enemy_of(side) and state.on_map(u.id)}
     moves: list[LegionMove] = []
@@ -56,9 +56,8 @@ def advance(board, scenario, state: LegionState) -> dict:
                 moves = tried
                 break
     attacks = _attacks(board, state, moves, cp)
-    orders = {"moves": [m.model_dump(mode="json", exclude_defaults=True) for m in moves],
-              "attacks": [a.model_dump(mode="json", exclude_defaults=True) for a in attacks]}
-    return {k: v for k, v in orders.items() if v}
+    return {"moves": [m.model_dump(mode="json", exclude_defaults=True) for m in moves],
+            "attacks": [a.model_dump(mode="json", exclude_defaults=True) for a in attacks]}
 
 
 def _attacks(board, state: LegionState, moves: list[LegionMove], cp: int) -> list[LegionAttack]:

@@ -43,6 +43,7 @@ class LegionSystem:
 
     name = NAME
     title = "Legion Island War Series Standard Rules (2010, Saipan / Tinian): the ground game"
+    options: frozenset[str] = frozenset()  # hidden-units (19B) waits for the game layer's views to ask the room (:mod:`.views`)
 
     # -- the scenario -----------------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ class SpiSystem:
 
     name = NAME
     title = "SPI Island War standard rules (spi-1975, dg-2009) with the Leyte exclusive rules"
+    options = frozenset({"hidden-units"})  # 19B, pbem/game/fog.py and the third mode (pbem.model.common.OPTIONS)
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
         from pbem.loading.datafiles import scenario_from
