@@ -125,3 +125,48 @@ def test_hidden_units_are_refused_for_the_test_island_before_anything_is_written
     assert status == 2 and "Traceback" not in err
     assert "the game option 'hidden-units' is not yet played with the rules system 'legion-2010'" in err
     assert "legion-test-island.json" in err and not (tmp_path / "demo").exists()
+
+
+def test_every_legion_case_labels_only_a_combats_own_die_as_that_combat_s(tmp_path):
+    """A public record shows each combat's die, and a player's view and ``verify`` check it against the roll labelled
+    ``combat N:`` (pbem/game/record_checks.py).  A Legion combat may roll more — Retreat Before Combat (9J), return
+    fire (9A.1), the Banzai Attack Table (19A) — and an Assault at 10:1 rolls none (9A.2) but may follow a 9J roll: those
+    rolls are labelled otherwise, so no honest record fails the check (a demo at 10:1 after a 9J attempt did)."""
+    from pathlib import Path
+
+    from pbem.engine.dice import DiceExhausted, FixedDice
+    from pbem.game.record_checks import combat_roll_problems
+    from pbem.systems.legion.adjudicator import adjudicate
+    from pbem.systems.legion.cases import load_case
+
+    kinds = set()
+    for path in sorted(Path("examples/cases/legion").glob("*.json")):
+        loaded = load_case(path)
+        case = loaded.case
+        if not case.dice:
+            continue
+        dice = FixedDice(list(case.dice))
+        try:
+            result = adjudicate(loaded.board, loaded.state, case.orders, dice, case.defense, cp_per_unit=case.cp_per_unit)
+        except DiceExhausted:
+            continue
+        rolls = [{"n": i, "purpose": purpose, "value": value} for i, (purpose, value) in enumerate(dice.rolls, 1)]
+        kinds |= {purpose.split(" ")[0] for purpose, _ in dice.rolls}
+        public = {"last": {"combats": list(result.combats)}}
+        assert combat_roll_problems(public, rolls) == [], path.name
+    assert {"combat", "Retreat", "return"} <= kinds  # the cases roll for 9J and return fire too
+
+
+def test_pbem_view_tells_a_legion_view_and_show_refuses_it_naming_what_to_run(game):
+    last = sorted(game.game.glob("turn-*.pbem"))[-1]
+    status, out, err = run("view", last, "--key", game.keys["US"])
+    assert status == 0, err
+    assert "rules system legion-2010" in out and "The game is over" in out and "Victory (20)" in out
+    assert "us-art-10" in out and "jp-art" in out  # both sides' units: no limited intelligence in a game yet
+    status, out, err = run("show", last, "--key", game.keys["US"])
+    assert status == 2 and "Traceback" not in err and "not yet the views of the rules system 'legion-2010'" in err and "pbem view" in err
+    first = game.game / "turn-0000.pbem"
+    status, out, err = run("orders", "template", first, "--key", game.keys["US"])
+    assert status == 0 and json.loads(out) == {"reserves": [], "moves": [], "attacks": []} and "(6C)" in err
+    status, out, err = run("orders", "template", game.game / "turn-0001.pbem", "--key", game.keys["US"])
+    assert status == 0 and json.loads(out) == {"exploitation": []}

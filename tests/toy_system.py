@@ -18,6 +18,7 @@ NAME = "toy-still"
 class StillSystem:
     name = NAME
     title = "Still Life (tests only): nothing moves; each player-turn rolls a die and logs it"
+    draws_views = True  # its views are the SPI models'
     options: frozenset[str] = frozenset()
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
@@ -47,6 +48,14 @@ class StillSystem:
         from pbem.systems import system_named
 
         return system_named(None).state_from_json(document)
+
+    def tell_view(self, view: dict, outlook: dict | None) -> str:
+        from pbem.systems import system_named
+
+        return system_named(None).tell_view(view, outlook)
+
+    def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
+        return {"moves": [], "attacks": []}, [f"the {NAME} system: nothing moves, nothing attacks"]
 
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         if edition:

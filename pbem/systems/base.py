@@ -75,6 +75,11 @@ class RulesSystem(Protocol):
         :class:`~pbem.loading.datafiles.LoadedScenario` whose ``system`` is this system's name.  Bad input raises
         :class:`~pbem.errors.BadInput` naming the file and the field."""
 
+    draws_views: bool
+    """Whether ``pbem show`` (the terminal map, its SVG and offline page) and the ``pbem play`` page draw this system's
+    views: they draw the SPI board, counters and odds; a system they do not draw is refused there, exit 2, pointing
+    to ``pbem view``, which tells every system's view (:meth:`tell_view`)."""
+
     def carried_document(self, loaded: Any, document: dict) -> dict:
         """The scenario document as a genesis carries it: self-contained, every file the scenario names beside it
         (a map, a chart) read in, so that every party plays with what the referee loaded and its hash covers it."""
@@ -95,6 +100,14 @@ class RulesSystem(Protocol):
     def state_from_json(self, document: dict) -> Any:
         """A position :meth:`state_to_json` wrote (ValueError, KeyError or TypeError when it is malformed: the caller
         names the file)."""
+
+    def tell_view(self, view: dict, outlook: dict | None) -> str:
+        """A side's sealed view in words (``pbem view``), from its plain JSON alone (no model built); ``outlook``: what the
+        scenario holds in store (:func:`pbem.game.views.outlook`)."""
+
+    def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
+        """An orders skeleton for the side to move and hints (``pbem orders template``), from its view and the scenario
+        document the genesis carries, as plain JSON."""
 
     def pinned_ruleset(self, loaded: Any, edition: str | None) -> dict:
         """The rules a new game is played by, as its genesis signs them (edition, exclusive rules, and the system's

@@ -43,6 +43,7 @@ class LegionSystem:
 
     name = NAME
     title = "Legion Island War Series Standard Rules (2010, Saipan / Tinian): the ground game"
+    draws_views = False  # pbem/render/ draws the SPI board and counters
     options: frozenset[str] = frozenset()  # hidden-units (19B) waits for the game layer's views to ask the room (:mod:`.views`)
 
     # -- the scenario -----------------------------------------------------------------------------------------
@@ -118,6 +119,29 @@ class LegionSystem:
         if document.get("format") != STATE_FORMAT:
             raise ValueError(f"a Legion position is format {STATE_FORMAT!r}, not {document.get('format')!r}")
         return LegionState.model_validate({k: v for k, v in document.items() if k not in ("format", "system")})
+
+    def tell_view(self, view: dict, outlook: dict | None) -> str:
+        from pbem.systems.legion.telling import tell
+
+        return tell(view, outlook)
+
+    def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
+        """The blocks of orders the position's phase takes (4), empty, and what each holds."""
+        phase = view["state"]["position"]["phase"]
+        if phase == "movement":
+            skeleton = {"reserves": [], "moves": [], "attacks": []}
+            hints = ['this turn file takes the Initial, Movement and Combat Phases (4): "reserves" (6B.3), "moves" '
+                     '({"units": [...], "path": [hexes entered], "overruns": [...]}, 6) and "attacks" ({"type": "assault" or '
+                     '"fire", "target": HEX, "attackers": [...]}, 9); your exploitation orders come on the next turn file, '
+                     "once the combat results are known (6C)"]
+        elif phase == "night":
+            skeleton = {"exploitation": [], "attacks": []}
+            hints = ["the Night Exploitation Phase (6C.2): exploitation moves and Assault Combat only; empty orders decline it"]
+        else:
+            skeleton = {"exploitation": []}
+            hints = ['the Exploitation Phase (6C): "exploitation" moves, as "moves" are written']
+        hints.append('add "note": "..." to send your opponent a few words, signed with your orders and shown in his view')
+        return skeleton, hints
 
     # -- the rules --------------------------------------------------------------------------------------------------
 

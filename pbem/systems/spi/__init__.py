@@ -25,6 +25,7 @@ class SpiSystem:
 
     name = NAME
     title = "SPI Island War standard rules (spi-1975, dg-2009) with the Leyte exclusive rules"
+    draws_views = True
     options = frozenset({"hidden-units"})  # 19B, pbem/game/fog.py and the third mode (pbem.model.common.OPTIONS)
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
@@ -56,6 +57,16 @@ class SpiSystem:
         from pbem.game.codec import spi_state_from_json
 
         return spi_state_from_json(document)
+
+    def tell_view(self, view: dict, outlook: dict | None) -> str:
+        from pbem.game.narrate import narrate
+
+        return narrate(view, outlook)
+
+    def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
+        from pbem.game.player import entry_hexes, orders_template
+
+        return orders_template(view, entry_hexes(document["map"]))
 
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         ruleset = loaded.scenario.ruleset.model_dump(mode="json")
