@@ -20,8 +20,9 @@ limited intelligence: the room's :mod:`.views` build each side's view, but
 the game layer's fog, :mod:`pbem.game.fog`, is the SPI system's, so a game
 of this system refuses the option), the defender's standing choices written
 in orders (I1: ``defense`` is refused, the policy of docs/legion.md
-decides), and a public-record check against the charts (``record_problems``
-checks that every roll was made by this system's own procedures, no more).
+decides), a public-record check against the charts (``record_problems``
+checks that a rejected player-turn rolled nothing, no more), and maps
+(``draws_views`` is false: ``pbem view`` tells a view, :mod:`.telling`).
 """
 
 from __future__ import annotations
