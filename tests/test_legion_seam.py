@@ -170,3 +170,39 @@ def test_pbem_view_tells_a_legion_view_and_show_refuses_it_naming_what_to_run(ga
     assert status == 0 and json.loads(out) == {"reserves": [], "moves": [], "attacks": []} and "(6C)" in err
     status, out, err = run("orders", "template", game.game / "turn-0001.pbem", "--key", game.keys["US"])
     assert status == 0 and json.loads(out) == {"exploitation": []}
+
+
+def test_a_missing_legion_player_is_played_by_the_room_s_bot_and_his_verify_replays_it(tmp_path):
+    """NMR (docs/PROTOCOL.md): the referee plays the Legion bot's orders for the side awaited; its player's
+    ``verify --replay-mine`` recomputes them from his own view and replays them."""
+    from tests.games import pbem
+
+    for name in ("us", "jp", "ref"):
+        pbem("keygen", name, "--dir", tmp_path, "--no-passphrase")
+    game = tmp_path / "game"
+    pbem("new", ISLAND, "--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub", "--referee", tmp_path / "ref.pub",
+         "--key", tmp_path / "ref.key", "--out", game)
+    said = pbem("adjudicate", game / "turn-0000.pbem", "--nmr", "US", "--key", tmp_path / "ref.key")
+    assert "no moves received from US" in said and (game / "turn-0001.pbem").exists()
+    mine = pbem("verify", game, "--replay-mine", "--key", tmp_path / "us.key")
+    assert "NMR" in mine and "replayed 1 of your own player-turn(s)" in mine
+
+
+def test_an_edited_test_island_under_the_shipped_id_is_refused_as_an_spi_one_is(tmp_path):
+    """A scenario's id names its content, charts included (the genesis carries them): an edited copy of the test
+    island needs an id of its own (pbem/loading/turns.shipped_mismatch), found in the Legion room's own folder."""
+    import shutil
+
+    from pbem.systems import SCENARIO_FOLDERS
+
+    copy = tmp_path / "data"
+    shutil.copytree(SCENARIO_FOLDERS[LEGION], copy)
+    chart = copy / "charts" / "assault.json"
+    chart.write_text(chart.read_text().replace('"AE/-"', '"AH/-"', 1))  # an owner's own value from his card
+    for name in ("us", "jp", "ref"):
+        run("keygen", name, "--dir", tmp_path, "--no-passphrase")
+    keys = ("--us", tmp_path / "us.pub", "--jp", tmp_path / "jp.pub", "--referee", tmp_path / "ref.pub", "--key", tmp_path / "ref.key")
+    status, _, err = run("new", copy / f"{ISLAND}.json", *keys, "--out", tmp_path / "game")
+    assert status == 2 and f"names scenario '{ISLAND}', but its content" in err and "an id of its own" in err
+    status, _, err = run("new", ISLAND, *keys, "--out", tmp_path / "shipped")
+    assert status == 0, err
