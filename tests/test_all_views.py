@@ -22,7 +22,9 @@ from pbem.game.catalogue import catalogue
 from tests.bot_games import exited_units, play_bot_game
 from tests.games import run
 
-SCENARIOS = [entry["id"] for entry in catalogue()]
+#: The SPI system's scenarios: the Legion test island's views are neither told nor drawn by these commands yet (its game
+#: through the files is tests/test_legion_seam.py's).
+SCENARIOS = [entry["id"] for entry in catalogue() if entry["system"] == "spi"]
 #: Player-turns played: enough for the American unit of leyte-assault to exit, few for CI.  With hidden units it
 #: exited within 7 in only 14 games of 30 on the bot of issue 21 (a CI run drew six misses running), within 9 in 30 of 30.
 PLAYER_TURNS = {"test-skirmish": 8, "leyte-assault": 9}

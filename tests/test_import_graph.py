@@ -303,9 +303,10 @@ def _direct_system_imports(graph: dict[str, set[str]]) -> dict[str, set[str]]:
         if name.startswith(tuple(f"{room}." for room in SYSTEM_ROOMS)) or name in SYSTEM_ROOMS:
             continue
         inside = {t.removeprefix("pbem.engine.") for t in targets if t.startswith("pbem.engine.") or t == "pbem.engine"}
-        # the registry and the seam (pbem.systems, pbem.systems.base) are for everyone; a system's own modules are not
+        # the registry and the seam (pbem.systems, its leaf pbem.systems.folders, pbem.systems.base) are for everyone;
+        # a system's own modules are not
         inside |= {t.removeprefix("pbem.systems.") for t in targets
-                   if t.startswith("pbem.systems.") and t != "pbem.systems.base"}
+                   if t.startswith("pbem.systems.") and t not in ("pbem.systems.base", "pbem.systems.folders")}
         if inside:
             found[name] = inside
     return found

@@ -18,11 +18,44 @@ NAME = "toy-still"
 class StillSystem:
     name = NAME
     title = "Still Life (tests only): nothing moves; each player-turn rolls a die and logs it"
+    draws_views = True  # its views are the SPI models'
+    options: frozenset[str] = frozenset()
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
         from pbem.loading.datafiles import scenario_from
 
         return scenario_from(document, path, verified=verified)
+
+    def carried_document(self, loaded, document: dict) -> dict:
+        return document
+
+    def catalogue_entry(self, loaded, *, full: bool) -> dict:
+        """The borrowed scenario model's entry, as the SPI system gives it."""
+        from pbem.systems import system_named
+
+        return system_named(None).catalogue_entry(loaded, full=full)
+
+    def describe(self, entry: dict) -> list[str]:
+        return [f"{entry['id']}: {entry['title']} (the {NAME} system: nothing moves)"]
+
+    def state_to_json(self, state) -> dict:
+        """The borrowed position model, written as the SPI system writes it."""
+        from pbem.systems import system_named
+
+        return system_named(None).state_to_json(state)
+
+    def state_from_json(self, document: dict):
+        from pbem.systems import system_named
+
+        return system_named(None).state_from_json(document)
+
+    def tell_view(self, view: dict, outlook: dict | None) -> str:
+        from pbem.systems import system_named
+
+        return system_named(None).tell_view(view, outlook)
+
+    def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
+        return {"moves": [], "attacks": []}, [f"the {NAME} system: nothing moves, nothing attacks"]
 
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         if edition:

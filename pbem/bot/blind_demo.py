@@ -49,6 +49,12 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
     publishing his secret: the holder recovers it from the American folder (``pbem blind recover``)."""
     from pbem.bot.play import bot_orders
 
+    from pbem.loading.datafiles import find_scenario, scenario_document
+    from pbem.model.common import HIDDEN_UNITS
+    from pbem.systems import name_in, refuse_options
+
+    path = find_scenario(scenario)  # a scenario of a rules system that has no hidden units is refused before anything is written
+    refuse_options(name_in(scenario_document(path)), [HIDDEN_UNITS], str(path))
     folders = {side: folder / side for side in ("JP", "US")}
     if any((f / blindfile.file_name(0)).exists() for f in folders.values()):
         raise BadInput("a game already exists here", file=str(folder), hint="give another --dir")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pbem.bot.orders import BotError
 from pbem.bot.report import FinalReport, final_report
-from pbem.systems import load_scenario, system_of
+from pbem.systems import load_scenario, refuse_options, system_of
 from pbem.errors import BadInput
 from pbem.protocol.fog_options import fog_option
 from pbem.game.replay import AuditReport
@@ -65,6 +65,8 @@ class DemoResult:
     verify_findings: list[Finding]
     audit: AuditReport
     report: FinalReport
+    drawn: bool = True
+    """Whether ``pbem show`` draws this game's views (its rules system's ``draws_views``)."""
 
 
 def default_folder(scenario: str, base: Path = Path(".")) -> Path:
@@ -111,6 +113,7 @@ def run_demo(
         if (folder / f"{name}.key").exists():
             raise BadInput("a demo identity already exists here", file=str(folder / f"{name}.key"), hint="give another --dir")
     loaded = load_scenario(scenario)  # a missing scenario fails here, before anything is written
+    refuse_options(loaded.system, options, str(loaded.path))  # and an option its rules system does not play
     game.mkdir(parents=True, exist_ok=True)
     drafts.mkdir(exist_ok=True)
     parties, keys = _identities(folder)
@@ -152,4 +155,4 @@ def run_demo(
     last_turn = open_turn(path)
     final = open_referee_state(last_turn.turn, referee).state["state"]
     report = final_report(last_turn.scenario, state_from_json(final))
-    return DemoResult(folder, game, keys, revealed, done, findings, audit, report)
+    return DemoResult(folder, game, keys, revealed, done, findings, audit, report, system_of(loaded).draws_views)

@@ -74,7 +74,7 @@ def bot(
     if "deployment" in document:
         typer.echo(f"wrote {out}: the Japanese secret set-up ({policy} bot); check it with 'pbem validate', send it with 'pbem submit'")
         return
-    typer.echo(f"wrote {out}: {side} orders, {len(document['moves'])} move(s) and {len(document['attacks'])} attack(s) "
+    typer.echo(f"wrote {out}: {side} orders, {len(document.get('moves', []))} move(s) and {len(document.get('attacks', []))} attack(s) "
                f"({policy} bot); check them with 'pbem validate', send them with 'pbem submit'")
 
 
@@ -150,7 +150,8 @@ def demo(
     console.print(f"  {pbem} dice {game_q}")
     console.print(f"  {pbem} verify {game_q}")
     console.print(f"  {pbem} audit {game_q} --reveal {quote(result.reveal)}")
-    console.print(f"  {pbem} show {last} --key {us_key} --html map.html")
+    if result.drawn:  # pbem show draws the views of this game's rules system
+        console.print(f"  {pbem} show {last} --key {us_key} --html map.html")
     raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)
 
 

@@ -59,8 +59,8 @@ def view(
         own.view(turn, key, passphrase_env, as_json)
         return
     from pbem.loading.turns import load_turn, scenario_document_of
-    from pbem.game.narrate import narrate
     from pbem.game.player import view_for
+    from pbem.systems import name_in, system_named
     from pbem.game.views import outlook, reading_view
     from pbem.protocol.passphrase import open_key
 
@@ -69,7 +69,7 @@ def view(
     with reading_view(turn_file.source):
         document, overrides = scenario_document_of(turn_file)
         ahead = outlook(document, seen, overrides)
-        text = None if as_json else narrate(seen, ahead)
+        text = None if as_json else system_named(name_in(seen["ruleset"]), source=turn_file.source).tell_view(seen, ahead)
     from pbem.protocol.nmr import is_nmr
 
     missing = turn_file.orders_header["body"]["side"] if turn_file.seq > 0 and is_nmr(turn_file.orders_header) else None
@@ -119,7 +119,9 @@ def orders_template(
             drawn = setup_orders(state_of_view(seen), board, "greedy", None)  # the operating system's randomness
             skeleton, hints = deployment_template(seen, board, drawn)
         else:
-            skeleton, hints = template(seen, entry_hexes(document["map"]))
+            from pbem.systems import name_in, system_named
+
+            skeleton, hints = system_named(name_in(seen["ruleset"]), source=turn_file.source).orders_template(seen, document)
     output.echo_json(skeleton)
     for hint in hints:
         typer.echo(f"# {hint}", err=True)

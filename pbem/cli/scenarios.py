@@ -10,8 +10,8 @@ from pbem.cli import output, scenario_app
 
 
 @scenario_app.command("list")
-def scenario_list(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array of objects with id, title, turns and first player.")] = False) -> None:
-    """The scenarios pbem knows: their ids (for 'pbem new ID') and titles."""
+def scenario_list(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array of objects with id, title, rules system, turns and first player.")] = False) -> None:
+    """The scenarios pbem knows: their ids (for 'pbem new ID'), rules systems and titles."""
     from pbem.game.catalogue import catalogue
 
     rows = catalogue()
@@ -20,7 +20,7 @@ def scenario_list(as_json: Annotated[bool, typer.Option("--json", help="Print a 
         return
     for row in rows:
         mark = " (test scenario)" if row["kind"] == "test" and "test scenario" not in row["title"] else ""
-        typer.echo(f"{row['id']:<24} Game-Turns {row['first_turn']:>2}-{row['last_turn']:<2}  {row['title']}{mark}")
+        typer.echo(f"{row['id']:<24} {row['system']:<12} Game-Turns {row['first_turn']:>2}-{row['last_turn']:<2}  {row['title']}{mark}")
 
 
 @scenario_app.command("show")

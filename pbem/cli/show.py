@@ -52,6 +52,9 @@ def show(
         game = open_turn(turn)
         _, seen = view_for(game.turn, open_key(key, passphrase_env))
         loaded = game.scenario
+    from pbem.systems import refuse_undrawn
+
+    refuse_undrawn(loaded, "pbem show", str(turn))
     board = loaded.board
     # an objective's fields are plain values: its model_dump(exclude_none=True) without building a serializer (issue 26)
     objectives = [{name: value for name, value in o if value is not None} for o in loaded.scenario.objectives]

@@ -1,7 +1,11 @@
 """The game position as canonical-JSON-ready data, and back.
 
 Sets become sorted lists so that the same position always gives the same
-bytes — the state commitment in every turn file depends on it.
+bytes — the state commitment in every turn file depends on it.  A position
+of a rules system that brings its own model (it says so: ``rules_system`` on
+the object, ``system`` in the document) is written and read by that system
+(:meth:`pbem.systems.base.RulesSystem.state_to_json`); the SPI system's
+:class:`~pbem.model.state.GameState` is written here, as it always was.
 """
 
 from __future__ import annotations
@@ -14,6 +18,26 @@ STATE_FORMAT = "pbem-game-state-1"
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:
+    """The position as data, by the rules system whose position it is."""
+    own = getattr(state, "rules_system", None)
+    if own is not None:
+        from pbem.systems import system_named
+
+        return system_named(own).state_to_json(state)
+    return spi_state_to_json(state)
+
+
+def state_from_json(doc: dict[str, Any]) -> GameState:
+    """A position :func:`state_to_json` wrote, by the rules system it names (none: the SPI system's)."""
+    own = doc.get("system") if isinstance(doc, dict) else None
+    if own is not None:
+        from pbem.systems import system_named
+
+        return system_named(own, field="state.system").state_from_json(doc)
+    return spi_state_from_json(doc)
+
+
+def spi_state_to_json(state: GameState) -> dict[str, Any]:
     """``standing`` and ``hidden`` are written only when present, so positions without them keep their bytes."""
     from pbem.model.dump import dump
 
@@ -61,7 +85,7 @@ def _units_json(units: tuple) -> list[dict[str, Any]]:
     return written
 
 
-def state_from_json(doc: dict[str, Any]) -> GameState:
+def spi_state_from_json(doc: dict[str, Any]) -> GameState:
     """A position the engine wrote and the referee signed: built without pydantic's validators where it fits (:mod:`pbem.model.construct`)."""
     from pbem.model.construct import construct
 

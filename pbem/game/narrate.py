@@ -187,7 +187,9 @@ def narrate(view: dict[str, Any], outlook: dict[str, Any] | None = None) -> str:
 def victory_lines(report: dict[str, Any]) -> list[str]:
     """The victory report (15.4) at the end, or the running tally before it."""
     points = report["points"]
-    if report["final"]:
+    if report.get("headline"):  # a rules system that words its own result (its victory rule is not 15.4)
+        lines = [report["headline"]]
+    elif report["final"]:
         ratio = f"ratio {report['ratio']} to 1" if report["ratio"] is not None else "no Japanese points"
         lines = [f"Victory (15.4): US {points['US']} points, JP {points['JP']} points — {ratio}: {report['level']}."]
     else:

@@ -83,12 +83,12 @@ def side_to_move(turn: TurnFile, identity: PrivateIdentity, *, deep: bool = True
 
 def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, source: str) -> tuple[str, list]:
     """The holder's side and every problem with ``document`` on the holder's own view."""
-    from pbem.loading.datafiles import orders_from
     from pbem.loading.turns import scenario_of
     from pbem.game.views import state_of_view
+    from pbem.systems import system_of
 
     side, view = side_to_move(turn, identity)
-    orders = orders_from(document, source)
+    orders = system_of(scenario_of(turn)).read_orders(document, source)
     state = state_of_view(view)
     found = problems_on_view(scenario_of(turn), view["ruleset"], state, side, orders)
     if state.hidden is not None:

@@ -26,7 +26,7 @@ from pbem.model.state import GameState
 from pbem.protocol.keys import PublicIdentity
 from pbem.protocol.ordersfile import OrdersBody
 from pbem.protocol.turnfile import TurnFile, new_game_id
-from pbem.systems import scenario_from_document, system_of
+from pbem.systems import name_in, refuse_options, scenario_from_document, system_of
 from pbem.systems.base import DiceSource, Problem
 
 
@@ -207,8 +207,10 @@ def open_game(
     refuse_two_fogs(options)
     path = find_scenario(scenario_name)
     document = scenario_document(path)
+    refuse_options(name_in(document), options, str(path))
     overrides = {"ground_support": ground_support} if ground_support is not None else None
     loaded = with_overrides(scenario_from_document(document, Path(path)), overrides, str(path))
+    document = system_of(loaded).carried_document(loaded, document)  # self-contained: what every party plays with
     keys = list(parties.items())
     for i, (role_a, a) in enumerate(keys):
         for role_b, b in keys[i + 1:]:

@@ -132,6 +132,8 @@ def checked_view(view: Any, source: str, *, deep: bool = True) -> dict[str, Any]
 
             state_of_view(view)
             system_named(name_in(view["ruleset"]), source=source).rules(view["ruleset"])
+        elif isinstance(view["state"], dict) and "system" in view["state"]:
+            state_of_view(view)  # a position of another system than SPI's: read by its own codec (pbem.game.codec)
         else:
             _shape_of_state(view["state"])
         last = view["last"]

@@ -44,6 +44,10 @@ def scenario_paths() -> dict[str, Path]:
             for path in sorted(folder.rglob("*.json")):
                 if path.name != "map.json" and path.stem not in found:
                     found[path.stem] = path
+    from pbem.systems.folders import shipped_scenarios
+
+    for sid, path in shipped_scenarios().items():  # a rules system's own scenarios, beside its room
+        found.setdefault(sid, path)
     return found
 
 

@@ -191,7 +191,25 @@ def _shipped_hash(scenario_id: str) -> str | None:
     from pbem.loading.datafiles import scenario_document
 
     shipped = next(iter(sorted(SHIPPED.rglob(f"{scenario_id}.json"))), None) if SHIPPED.is_dir() else None
-    return None if shipped is None else scenario_hash(scenario_document(shipped, shipped=True))
+    if shipped is None:
+        return _own_shipped_hash(scenario_id)
+    return scenario_hash(scenario_document(shipped, shipped=True))
+
+
+def _own_shipped_hash(scenario_id: str) -> str | None:
+    """The hash of a scenario a rules system keeps in its own room (:func:`pbem.systems.shipped_scenarios`), as the
+    genesis carries it (its system reads in every file it names: ``carried_document``), or None."""
+    from pbem.systems.folders import shipped_scenarios
+
+    own = shipped_scenarios().get(scenario_id)
+    if own is None:
+        return None
+    from pbem.loading.datafiles import scenario_document
+    from pbem.systems import scenario_from_document, system_of
+
+    document = scenario_document(own, shipped=True)
+    loaded = scenario_from_document(document, own)
+    return scenario_hash(system_of(loaded).carried_document(loaded, document))
 
 
 def verified_scenario_document(turn: TurnFile) -> dict:

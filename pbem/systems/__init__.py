@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.errors import BadInput
+from pbem.systems.folders import SCENARIO_FOLDERS, shipped_scenarios  # noqa: F401 - the registry's, in a leaf pbem.loading reads
 
 if TYPE_CHECKING:
     from pbem.loading.datafiles import LoadedScenario
@@ -24,7 +25,7 @@ SPI = "spi"
 """The system a scenario or genesis that names none is played with."""
 
 #: Each system pbem ships: its name -> the module whose ``SYSTEM`` answers the seam (imported when first asked).
-SHIPPED: dict[str, str] = {SPI: "pbem.systems.spi"}
+SHIPPED: dict[str, str] = {SPI: "pbem.systems.spi", "legion-2010": "pbem.systems.legion.system"}
 
 _REGISTERED: dict[str, RulesSystem] = {}
 
@@ -84,6 +85,25 @@ def load_scenario(name: str | Path) -> LoadedScenario:
 
     path = find_scenario(str(name))
     return scenario_from_document(scenario_document(path), path)
+
+
+def refuse_options(name: str | None, options: list[str] | None, source: str) -> None:
+    """BadInput naming the first of ``options`` the system called ``name`` (a scenario's :func:`name_in`, a loaded
+    scenario's ``system``) does not play — a game of the Legion system with hidden units, say — before anything is written."""
+    system = system_named(name, source=source)
+    missing = [o for o in options or () if o not in system.options]
+    if missing:
+        plays = ", ".join(sorted(system.options)) or "none"
+        raise BadInput(f"the game option '{missing[0]}' is not yet played with the rules system {system.name!r} of this scenario",
+                       file=source, field="--option", hint=f"the options it plays: {plays}; start the game without it")
+
+
+def refuse_undrawn(loaded: LoadedScenario, what: str, source: str) -> None:
+    """BadInput when ``what`` (``pbem show``, the play page) does not draw the views of ``loaded``'s rules system."""
+    system = system_of(loaded)
+    if not system.draws_views:
+        raise BadInput(f"{what} draws the SPI system's board and counters, not yet the views of the rules system {system.name!r}",
+                       file=source, hint="read your view in words with 'pbem view TURN --key KEY' (or --json)")
 
 
 def case_room(document: object, source: str):

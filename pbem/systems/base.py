@@ -66,10 +66,48 @@ class RulesSystem(Protocol):
     title: str
     """The rules it plays, for people (``pbem scenario list``, the docs)."""
 
+    options: frozenset[str]
+    """The game options (:data:`pbem.model.common.OPTIONS`: ``hidden-units``) a game of this system may be started with;
+    ``pbem new`` and ``pbem demo`` refuse any other (:func:`pbem.systems.refuse_options`)."""
+
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False) -> Any:
         """A scenario document (a file's, or the one a genesis carries) checked and built: a
         :class:`~pbem.loading.datafiles.LoadedScenario` whose ``system`` is this system's name.  Bad input raises
         :class:`~pbem.errors.BadInput` naming the file and the field."""
+
+    draws_views: bool
+    """Whether ``pbem show`` (the terminal map, its SVG and offline page) and the ``pbem play`` page draw this system's
+    views: they draw the SPI board, counters and odds; a system they do not draw is refused there, exit 2, pointing
+    to ``pbem view``, which tells every system's view (:meth:`tell_view`)."""
+
+    def carried_document(self, loaded: Any, document: dict) -> dict:
+        """The scenario document as a genesis carries it: self-contained, every file the scenario names beside it
+        (a map, a chart) read in, so that every party plays with what the referee loaded and its hash covers it."""
+
+    def catalogue_entry(self, loaded: Any, *, full: bool) -> dict:
+        """What ``pbem scenario list`` (``full`` false: ``id``, ``title``, ``kind``, ``first_turn``, ``last_turn``,
+        ``first_player``, ``edition``) and ``pbem scenario show`` (``full``: with ``description``, ``units`` and the
+        rest the system's scenarios hold) print of a scenario, as plain JSON; ``describe`` words it."""
+
+    def describe(self, entry: dict) -> list[str]:
+        """:meth:`catalogue_entry` (``full``) in words, for people."""
+
+    def state_to_json(self, state: Any) -> dict:
+        """A position as canonical-JSON-ready data (the same position always the same bytes: every turn file commits
+        to it).  A position of any system but SPI's carries ``system``: its name, by which :meth:`state_from_json` of
+        the same system is found again (SPI positions carry none, so their bytes are what they were)."""
+
+    def state_from_json(self, document: dict) -> Any:
+        """A position :meth:`state_to_json` wrote (ValueError, KeyError or TypeError when it is malformed: the caller
+        names the file)."""
+
+    def tell_view(self, view: dict, outlook: dict | None) -> str:
+        """A side's sealed view in words (``pbem view``), from its plain JSON alone (no model built); ``outlook``: what the
+        scenario holds in store (:func:`pbem.game.views.outlook`)."""
+
+    def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
+        """An orders skeleton for the side to move and hints (``pbem orders template``), from its view and the scenario
+        document the genesis carries, as plain JSON."""
 
     def pinned_ruleset(self, loaded: Any, edition: str | None) -> dict:
         """The rules a new game is played by, as its genesis signs them (edition, exclusive rules, and the system's

@@ -25,7 +25,7 @@ def banzai_losses(phase: CombatPhase, index: int | str, order: list[str], attack
     steps = sum(table.loss_strength(d, False) for d in defenders)
     chart = table.charts.banzai
     column = column_index(chart.columns, steps)
-    die = phase.roll(f"combat {index}: Banzai Attack Table, defenders' strength {steps} (19A)")
+    die = phase.roll(f"Banzai Attack Table in combat {index}, defenders' strength {steps} (19A)")
     result = "-" if column is None else table.charts.lookup(die, chart).results[column]
     count = floor(steps * SHARES[result])
     events: list[Event] = [{"type": "banzai", "index": index, "defense": steps, "die": die, "result": result, "losses": count, "rule": "19A"}]

@@ -112,7 +112,12 @@ def load_scenario(name: str | Path) -> LoadedLegion:
         if str(name) not in known:
             raise BadInput(f"no Legion scenario '{name}'", hint=f"give a scenario file or one of: {', '.join(sorted(known))}")
         path = known[str(name)]
-    document = read_json(path)
+    return scenario_from(read_json(path), path)
+
+
+def scenario_from(document: Any, path: Path, *, verified: bool = False) -> LoadedLegion:
+    """A Legion scenario document (a file's, or the self-contained one a genesis carries) checked and built, every
+    file it names (its map, its charts) read beside ``path``; ``verified``: a genesis's, checked when the game began."""
     if isinstance(document, dict) and isinstance(document.get("map"), str):
         map_path = path.parent / document["map"]
         if not map_path.is_file():
@@ -125,4 +130,5 @@ def load_scenario(name: str | Path) -> LoadedLegion:
     for name, h in scenario.victory.objectives.items():
         if not board.land(h):
             raise BadInput(f"objective '{name}' is not a land hex of the map", file=str(path), field=f"victory.objectives.{name}")
+    del verified  # the checks above are cheap on a test island; a genesis's document is checked again the same way
     return LoadedLegion(path, scenario, charts, board, document | {"charts": chart_documents})

@@ -69,7 +69,7 @@ def resolve_fire(phase: CombatPhase, index: int, attack: LegionAttack) -> None:
     die, inflicted = _fire(phase, attack_strength, drm, f"combat {index}: Fire Combat against {target} (9A.1)")
     back_die, suffered = (None, 0)
     if firing_back:
-        back_die, suffered = _fire(phase, return_strength, back_drm, f"combat {index}: return fire into {into} (9A.1)")
+        back_die, suffered = _fire(phase, return_strength, back_drm, f"return fire into {into} in combat {index} (9A.1)")
     record |= {
         "attack": num(attack_strength), "defense": num(return_strength), "drm": drm, "die": die, "return_into": into,
         "return_drm": back_drm, "return_die": back_die, "inflicted": inflicted, "suffered": suffered,

@@ -21,7 +21,7 @@ def attempt(phase: CombatPhase, target: str, defenders: list[str], assault: bool
     events: list[Event] = []
     failed = False
     for u in trying:
-        die = phase.roll(f"combat {index}: Retreat Before Combat of {u} (9J)")
+        die = phase.roll(f"Retreat Before Combat of {u} in combat {index} (9J)")
         result = table.charts.lookup(die, table.charts.retreat_before_combat).result
         events.append({"type": "retreat_before_combat", "index": index, "unit": u, "die": die, "result": result, "rule": "9J"})
         if result == "success":

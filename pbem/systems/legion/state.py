@@ -10,7 +10,7 @@ intelligence, the Japanese units the U.S. player may examine (19B).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -51,6 +51,14 @@ class LegionState(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    # What the game layer reads of any position (pbem/systems/base.py): whose position this is (its codec), and the
+    # SPI hidden-units option's own parts, which a Legion position never has (limited intelligence is ``exposed``).
+    rules_system: ClassVar[str] = "legion-2010"
+    hidden: ClassVar[None] = None
+    awards: ClassVar[tuple] = ()
+    standing: ClassVar[dict] = {}
+    forfeit: ClassVar[dict] = {}
 
     position: LegionPosition
     units: tuple[Counter, ...]

@@ -25,11 +25,48 @@ class SpiSystem:
 
     name = NAME
     title = "SPI Island War standard rules (spi-1975, dg-2009) with the Leyte exclusive rules"
+    draws_views = True
+    options = frozenset({"hidden-units"})  # 19B, pbem/game/fog.py and the third mode (pbem.model.common.OPTIONS)
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
         from pbem.loading.datafiles import scenario_from
 
         return scenario_from(document, path, verified=verified)
+
+    def carried_document(self, loaded, document: dict) -> dict:
+        """The document as read (:func:`pbem.loading.datafiles.scenario_document` has read its map in)."""
+        return document
+
+    def catalogue_entry(self, loaded, *, full: bool) -> dict:
+        from pbem.systems.spi.catalogue import details, summary
+
+        return details(loaded.scenario) if full else summary(loaded.scenario)
+
+    def describe(self, entry: dict) -> list[str]:
+        from pbem.systems.spi.catalogue import describe
+
+        return describe(entry)
+
+    def state_to_json(self, state) -> dict:
+        """:mod:`pbem.game.codec`'s own writing of the engine's :class:`~pbem.model.state.GameState` (no ``system`` key)."""
+        from pbem.game.codec import spi_state_to_json
+
+        return spi_state_to_json(state)
+
+    def state_from_json(self, document: dict):
+        from pbem.game.codec import spi_state_from_json
+
+        return spi_state_from_json(document)
+
+    def tell_view(self, view: dict, outlook: dict | None) -> str:
+        from pbem.game.narrate import narrate
+
+        return narrate(view, outlook)
+
+    def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
+        from pbem.game.player import entry_hexes, orders_template
+
+        return orders_template(view, entry_hexes(document["map"]))
 
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         ruleset = loaded.scenario.ruleset.model_dump(mode="json")

@@ -461,6 +461,9 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
 
     stall_days = checked_stall_days(stall_days, "--stall-days", None)
     overrides = {"ground_support": ground_support} if ground_support is not None else None
+    from pbem.systems import name_in, refuse_options
+
+    refuse_options(name_in(scenario_document(find_scenario(scenario))), [HIDDEN_UNITS], scenario)  # before the SPI model reads it
     loaded = with_overrides(load_scenario(scenario), overrides, "--gsp")
     ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
     game, secret = new_game_id(), commitment.new_secret()
