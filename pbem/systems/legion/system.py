@@ -157,7 +157,7 @@ class LegionSystem:
             raise ValueError(f"a {NAME} ruleset holds only 'system', not {sorted(ruleset)}")
         return dict(ruleset)
 
-    def opening(self, loaded, *, hidden: bool):
+    def opening(self, loaded, *, hidden: bool, options: list[str] | None = None):
         """The scenario's set-up (5B ownership from the ZOCs).  19B limited intelligence is the hidden-units option,
         which the game layer does not yet carry for this system (its fog is the SPI system's): refused."""
         from pbem.systems.legion.opening import opening
