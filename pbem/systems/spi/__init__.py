@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pbem.protocol.fog_options import FOG_OPTIONS
 from pbem.systems.base import Checked, DiceSource, PlayerTurn, Problem
 
 NAME = "spi"
@@ -26,7 +27,7 @@ class SpiSystem:
     name = NAME
     title = "SPI Island War standard rules (spi-1975, dg-2009) with the Leyte exclusive rules"
     draws_views = True
-    options = frozenset({"hidden-units"})  # 19B, pbem/game/fog.py and the third mode (pbem.model.common.OPTIONS)
+    options = frozenset(FOG_OPTIONS)  # hidden units as 19B, IPH 6.8 or Formosa 11.0 (pbem/engine/fog_variants), in every mode
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
         from pbem.loading.datafiles import scenario_from
