@@ -197,7 +197,11 @@ def test_a_turn_mail_carries_the_file_once_and_tells_what_happened_as_the_player
             for line in told.splitlines()[1:]:
                 assert line.strip() in body, (seq, side, line)
     us2 = _turn_mail(players["US"], 2).get_body(("plain",)).get_content()
-    assert "Combat 1" in us2 and "die " in us2 and "came in at" in us2, us2  # the American's own attacks and landings
+    assert "came in at" in us2, us2  # the American's own landings
+    # and a combat told with its die in some mail (the Japanese set-up is drawn afresh each game: on some the American
+    # bot finds nothing to attack on Game-Turn 1, and the Japanese player-turn's combats are told instead)
+    texts = [_turn_mail(p, seq).get_body(("plain",)).get_content() for seq in (2, 3) for p in players.values()]
+    assert any("Combat 1" in t and "die " in t for t in texts), texts
     assert max(v for (seq, _), v in sizes.items() if seq) < 75_000  # docs/judge.md: about 55 KB a turn
     pbem("verify", players["US"].game)
 
