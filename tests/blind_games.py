@@ -92,6 +92,22 @@ def step(players: dict[str, Player]) -> str | None:
     return None
 
 
+def write(players, cheat=None) -> tuple[str, Path]:
+    """The next file, by whoever writes it (his bot's orders, ``pbem blind next --bot greedy``), mailed to the other;
+    ``cheat``: a context manager active while the Japanese player's pbem writes it (his modified client).  Returns the
+    writer and the file as the other player received it."""
+    from pbem.game.modes.blind import files as blind_files
+
+    held = blind_files.load(players["US"].game)
+    writer = held.next_writer
+    me, other = players[writer], players["US" if writer == "JP" else "JP"]
+    with (cheat() if cheat and writer == "JP" else contextlib.nullcontext()):
+        pbem("blind", "next", me.game, "--key", me.key, "--bot", "greedy")
+    name = blindfile.file_name(len(held.messages))
+    me.mail(name, other)
+    return writer, other.game / name
+
+
 def play_to_the_end(players: dict[str, Player], until: int | None = None) -> int:
     written = 0
     while step(players) is not None:

@@ -19,13 +19,13 @@ import pytest
 
 from pbem.engine import hexes
 from pbem.engine.dummies import clear
-from pbem.game.modes.blind import files as blind_files, run as br
+from pbem.game.modes.blind import run as br
 from pbem.game.modes.blind.move_bound import Counter, MoveBound, Seen
 from pbem.loading.datafiles import load_scenario
 from pbem.model.common import NOT_ON_MAP
 from pbem.protocol import blindfile
 from pbem.protocol.keys import generate
-from tests.blind_games import Player, fix_games, begin as blind_begin
+from tests.blind_games import Player, fix_games, begin as blind_begin, write
 from tests.games import pbem, run
 
 SCENARIO = "leyte-assault"
@@ -39,19 +39,6 @@ def reproducible(monkeypatch):
 
 def begin(base: Path) -> dict[str, Player]:
     return blind_begin(base, SCENARIO)
-
-
-def write(players, cheat=None) -> tuple[str, Path]:
-    """The next file, by whoever writes it (his bot), mailed to the other; ``cheat`` active while the Japanese
-    player's pbem writes it."""
-    held = blind_files.load(players["US"].game)
-    writer = held.next_writer
-    me, other = players[writer], players["US" if writer == "JP" else "JP"]
-    with (cheat() if cheat and writer == "JP" else contextlib.nullcontext()):
-        pbem("blind", "next", me.game, "--key", me.key, "--bot", "greedy")
-    name = blindfile.file_name(len(held.messages))
-    me.mail(name, other)
-    return writer, other.game / name
 
 
 def far_hex(board, state, start: str, distance: int) -> str | None:

@@ -18,7 +18,7 @@ import pytest
 from pbem.game.modes.blind import files as blind_files
 from pbem.model.common import NOT_ON_MAP
 from pbem.protocol import blindfile
-from tests.blind_games import Player, fix_games, begin as blind_begin, resign
+from tests.blind_games import Player, fix_games, begin as blind_begin, write, resign
 from tests.games import pbem, run
 
 SCENARIO = "leyte-assault"
@@ -32,19 +32,6 @@ def reproducible(monkeypatch):
 
 def begin(base: Path, scenario: str = SCENARIO) -> dict[str, Player]:
     return blind_begin(base, scenario)
-
-
-def write(players, cheat=None) -> tuple[str, Path]:
-    """The next file, by whoever writes it (his bot's orders), mailed; ``cheat``: a context manager active while the
-    Japanese player's pbem writes it (his modified client).  Returns the writer and the file."""
-    held = blind_files.load(players["US"].game)
-    writer = held.next_writer
-    me, other = players[writer], players["US" if writer == "JP" else "JP"]
-    with (cheat() if cheat and writer == "JP" else contextlib.nullcontext()):
-        pbem("blind", "next", me.game, "--key", me.key, "--bot", "greedy")
-    name = blindfile.file_name(len(held.messages))
-    me.mail(name, other)
-    return writer, other.game / name
 
 
 def us_attacks_a_marker(players) -> list[str]:
