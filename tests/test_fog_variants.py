@@ -97,3 +97,7 @@ def test_two_fog_options_at_once_are_refused(tmp_path):
     assert code == 2 and "Traceback" not in err
     said = out + err
     assert "fog-iph" in said and "hidden-units" in said and "two ways of hiding units" in said
+    assert not (tmp_path / "d").exists()  # refused before anything is made
+    for extra in (["--no-referee", "--option", "fog-iph", "--option", "fog-formosa"], ["--option", "no-such-option"]):
+        code, out, err = run("demo", "--scenario", "test-skirmish", "--dir", str(tmp_path / "e"), *extra)
+        assert code == 2 and "Traceback" not in err and not (tmp_path / "e").exists(), out + err

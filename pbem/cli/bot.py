@@ -111,6 +111,9 @@ def demo(
     from pbem.loading.datafiles import find_scenario
 
     find_scenario(scenario)  # one line naming the scenarios there are, before anything is made
+    from pbem.game.step import check_options
+
+    check_options(option)  # an unknown option, or two ways of hiding units: refused before the folder is made
     folder = directory or default_folder(scenario)
     console = Console(highlight=False, soft_wrap=True, markup=False)
     console.print(f"pbem demo: {scenario}, {policies['US']} US bot against {policies['JP']} Japanese bot, in {Path(folder)}")
@@ -167,6 +170,9 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
         raise BadInput("pbem demo --no-referee plays hidden units with no referee (a two-player game without them has no demo yet)",
                        hint="add --option hidden-units")
     find_scenario(scenario)
+    from pbem.game.step import check_options
+
+    check_options(option)  # two ways of hiding units: refused before the folders are made
     folder = Path(directory or default_blind_folder(scenario))
     policies = {"US": _policy(us_policy), "JP": _policy(jp_policy)}
     typer.echo(f"pbem demo: {scenario}, hidden units with no referee, {policies['US']} US bot against {policies['JP']} "

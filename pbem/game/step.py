@@ -171,6 +171,15 @@ def genesis_step(
     )
 
 
+def check_options(options: list[str] | None) -> None:
+    """BadInput for a game option pbem does not know, or for two ways of hiding units at once: asked before anything
+    is written (a new game's folder, a demo's)."""
+    unknown = [o for o in options or () if o not in OPTIONS]
+    if unknown:
+        raise BadInput(f"unknown game option '{unknown[0]}'", hint=f"the options are: {', '.join(OPTIONS)}")
+    refuse_two_fogs(options)
+
+
 def refuse_two_fogs(options: list[str] | None) -> None:
     """One game hides units one way: 19B, IPH 6.8 or Formosa 11.0 (docs/hidden-units.md)."""
     fogs = sorted({o for o in options or () if o in FOG_OPTIONS})
@@ -201,10 +210,7 @@ def open_game(
     options: list[str] | None = None,
 ) -> Opening:
     """What every genesis file records, whoever signs it (the parties must hold keys of their own)."""
-    unknown = [o for o in options or () if o not in OPTIONS]
-    if unknown:
-        raise BadInput(f"unknown game option '{unknown[0]}'", hint=f"the options are: {', '.join(OPTIONS)}")
-    refuse_two_fogs(options)
+    check_options(options)
     path = find_scenario(scenario_name)
     document = scenario_document(path)
     refuse_options(name_in(document), options, str(path))
