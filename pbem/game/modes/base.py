@@ -83,6 +83,19 @@ class GameMode(ABC):
         who holds a player's per-game secret in a mode that has one, ``pbem new --escrow``; ``stall_days``: after how
         many days without an answer the game is stalled, in a mode that has that verdict, ``pbem new --stall-days``)."""
 
+    @staticmethod
+    def refuse_no_referee_settings(escrow: PublicIdentity | None, stall_days: int | None) -> None:
+        """BadInput for ``--escrow`` or ``--stall-days`` in a mode where no player holds a per-game secret: the escrow
+        and the stall verdict it opens are the mode of hidden units with no referee's (issue 36)."""
+        from pbem.errors import BadInput
+
+        if escrow is not None:
+            raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
+                           hint="give it with --no-referee --option hidden-units")
+        if stall_days is not None:
+            raise BadInput("--stall-days sets when a game with hidden units and no referee is stalled",
+                           hint="give it with --no-referee --option hidden-units")
+
     @abstractmethod
     def following(self, turn: TurnFile, adjudicator: PrivateIdentity, step: Any, body: OrdersBody, dice: DiceStream,
                   superseded: list[dict], *, loaded: Any, hidden: bool) -> TurnFile:

@@ -12,7 +12,6 @@ audit from them (:mod:`.audit`), a player's ``verify --replay-mine``
 
 from __future__ import annotations
 
-from pbem.errors import BadInput
 from pbem.protocol.fog_options import fog_option
 from pbem.game.advice import mail_subject, orders_steps, orders_subject
 from pbem.loading.folder import orders_name, turn_name
@@ -52,12 +51,7 @@ class RefereeMode(GameMode):
 
     def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None,
               stall_days=None):
-        if escrow is not None:  # no player holds a per-game secret here: nothing for a third party to hold
-            raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
-                           hint="give it with --no-referee --option hidden-units")
-        if stall_days is not None:  # the stall verdict and the escrow it opens are the blind mode's (issue 36)
-            raise BadInput("--stall-days sets when a game with hidden units and no referee is stalled",
-                           hint="give it with --no-referee --option hidden-units")
+        self.refuse_no_referee_settings(escrow, stall_days)
         from pbem.game.modes.referee.start import start_game
 
         return start_game(scenario, me, us, jp, edition, ground_support=ground_support, options=options)

@@ -75,12 +75,7 @@ class TwoPlayerMode(GameMode):
 
     def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None,
               stall_days=None):
-        if escrow is not None:  # no player holds a per-game secret here: nothing for a third party to hold
-            raise BadInput("--escrow names who holds the Japanese secret of a game with hidden units and no referee",
-                           hint="give it with --no-referee --option hidden-units")
-        if stall_days is not None:  # the stall verdict and the escrow it opens are the blind mode's (issue 36)
-            raise BadInput("--stall-days sets when a game with hidden units and no referee is stalled",
-                           hint="give it with --no-referee --option hidden-units")
+        self.refuse_no_referee_settings(escrow, stall_days)
         from pbem.game.modes.two_player.turns import start_two_player_game
 
         return start_two_player_game(scenario, me, us, jp, edition, ground_support=ground_support, options=options)
