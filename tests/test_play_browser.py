@@ -53,8 +53,9 @@ def browser():
         chromium.close()
 
 
-def _open(browser, url):
-    tab = browser.new_page(viewport={"width": 1500, "height": 950})
+def _open(browser, url, viewport=(1500, 950)):
+    """The play page in a new tab of ``viewport`` (width, height), loaded; the page errors it raises are collected."""
+    tab = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     errors: list[str] = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
     tab.on("dialog", lambda d: d.accept())

@@ -13,7 +13,7 @@ import pytest
 
 from tests.bot_games import play_bot_game
 from tests.play_game import new_game, planner_of
-from tests.test_play_browser import Play, _settle
+from tests.test_play_browser import Play, _open as open_play, _settle
 from tests.test_render_browser import CHROMIUM, FLAGS, _playwright
 
 SHOTS = Path("/tmp/pbem-play-shots")
@@ -35,13 +35,7 @@ def game(tmp_path_factory) -> Path:
 
 
 def _open(browser, url):
-    tab = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.on("dialog", lambda d: d.accept())
-    tab.goto(url)
-    tab.wait_for_selector("#problems")
-    tab.wait_for_load_state("networkidle")
+    tab, errors = open_play(browser, url, viewport=(1400, 900))
     tab.wait_for_timeout(100)
     return tab, errors
 
