@@ -204,6 +204,7 @@ class American:
         self.bound = None if loaded is None else MoveBound(loaded)  # the public bound on hidden moves (issue 35 item 4)
         self.last_view: dict | None = None  # the view of the publication before, on which he wrote his orders
         self.dummies_removed = 0
+        self._allowed_dummies: int | None = None
         self.known: set[str] = set()  # those he has been shown
         self.roots: dict[int, tuple[str, list[str]]] = {}
         self.seeds: dict[int, bytes] = {}
@@ -344,12 +345,13 @@ class American:
             self._found(pub.seq, problem)
 
     def _dummies_allowed(self) -> int:
-        """19B.6's dummies, Formosa's deception units (11.1), none under IPH 6.8: the opening's count, public data."""
-        if self.record.options == ["hidden-units"]:
-            return self.loaded.scenario.hidden_units.dummies if self.loaded.scenario.hidden_units else 0
-        from pbem.game.step import fog_opening
+        """19B.6's dummies, Formosa's deception units (11.1), none under IPH 6.8: the opening's count, public data,
+        laid out once for the game (every publication asks it)."""
+        if self._allowed_dummies is None:
+            from pbem.game.step import fog_opening
 
-        return sum(1 for u in fog_opening(self.loaded, self.record.options).units if u.is_dummy)
+            self._allowed_dummies = sum(1 for u in fog_opening(self.loaded, self.record.options).units if u.is_dummy)
+        return self._allowed_dummies
 
     def _check_concealed_moves(self, pub: Publication, before: dict | None) -> None:
         """Formosa 11.1: every marker the Japanese player-turn leaves concealed came from one before, within the one
