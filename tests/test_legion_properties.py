@@ -73,6 +73,9 @@ def test_a_moves_reported_cost_is_its_steps_from_the_map_and_charts(seed):
     if not result.valid:
         return
     table = Table(board, state)
+    if state.position.phase == "movement":  # 14: the Initial Phase takes Disruption off the enemy's units first
+        for e in [e for e in table.disrupted if table.units[e].side != state.position.phasing]:
+            del table.disrupted[e]
     u = first.units[0]
     cls = table.charts.unit_types.types[table.units[u].type].unit_class
     tec = table.charts.terrain.terrain
