@@ -16,6 +16,7 @@ audit check: this is what anyone holding only the public files can see.
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -60,7 +61,7 @@ def board_of(scenario: dict, source: str = "the genesis"):
 
 
 def _number(value: object) -> Fraction | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
         return None
     return Fraction(value)
 
@@ -132,8 +133,10 @@ def combat_problems(public: dict, rolls: list[dict], board) -> list[str]:
 
 
 def _name(combat: dict) -> str:
-    kind = {"assault": "Assault Combat", "overrun-assault": "the Assault Combat of a failed Overrun", "fire": "Fire Combat",
-            "overrun": "Overrun"}.get(combat.get("type"), f"a combat of type {combat.get('type')!r}")
+    kinds = {"assault": "Assault Combat", "overrun-assault": "the Assault Combat of a failed Overrun", "fire": "Fire Combat",
+             "overrun": "Overrun"}
+    kind = kinds.get(combat.get("type")) if isinstance(combat.get("type"), str) else None
+    kind = kind or f"a combat of type {combat.get('type')!r}"
     return f"combat {combat.get('index')} ({kind} against {combat.get('target')})"
 
 
