@@ -247,3 +247,18 @@ def test_a_roll_no_legion_rule_makes_is_named():
     public = {"last": {"valid": True, "combats": list(result.combats)}}
     extra = rolls + [{"n": len(rolls) + 1, "purpose": "Bombardment of 0304 (11B)", "value": 3}]
     assert any("is none the Legion rules make" in p for p in combat_problems(public, extra, board))
+
+
+def test_without_the_genesis_only_the_rolls_purposes_are_checked_and_unreadable_charts_are_named():
+    """``pbem verify`` of turn files without their genesis hands no scenario; a genesis whose scenario holds no map or
+    charts in it (not the document pbem carries) is named, not a traceback."""
+    from pbem.systems.legion.records import record_problems
+
+    board, result, rolls = next(p for p in map(_played, range(500)) if p[1].combats and p[2])
+    public = {"last": {"valid": True, "combats": list(result.combats)}}
+    forged = copy.deepcopy(public)
+    forged["last"]["combats"][0]["result"] = "no such result"
+    assert record_problems(forged, rolls, None) == []
+    said = record_problems(public, rolls, {"map": "map-test-island.json", "charts": {}})
+    assert len(said) == 1 and "the charts the genesis carries cannot be read" in said[0]
+    assert record_problems({"last": {"valid": True, "combats": []}}, [], {"map": "x"}) == []  # nothing to read them for

@@ -97,8 +97,9 @@ def record_problems(public: dict, rolls: list[dict], scenario: dict | None, sour
     """Where ``public``'s combats are not what the charts of ``scenario`` (the document the genesis carries) give for
     their recorded strengths, DRMs and the committed dice; each problem names the combat and the rule case.  Without
     ``scenario``: only that every roll is one the Legion rules make."""
-    if not isinstance(scenario, dict):
-        return combat_problems(public, rolls, None)
+    last = public.get("last") if isinstance(public, dict) else None
+    if not isinstance(scenario, dict) or not (rolls or (isinstance(last, dict) and last.get("combats"))):
+        return combat_problems(public, rolls, None)  # no combat, no roll: nothing the charts would say
     try:
         board = board_of(scenario, source)
     except BadInput as exc:
