@@ -106,8 +106,9 @@ def test_legion_orders_that_break_the_schema_are_bad_input_naming_the_file(game)
 
 
 def test_a_two_player_game_of_the_test_island_is_played_and_verified_by_both(tmp_path):
-    """The second mode, as tests/test_two_player.py plays it through the command line (``pbem demo`` has no two-player
-    game for any system): each turn file written by the player who does not move, both replaying all from the files."""
+    """The second mode, as tests/test_two_player.py plays it through the command line, two folders and the mail
+    between them (``pbem demo --no-referee`` plays it in one, tests/test_bot_cli.py): each turn file written by the
+    player who does not move, both replaying all from the files."""
     from tests.test_two_player import check_both_verify, play_out, start
 
     players = start(tmp_path, ISLAND)

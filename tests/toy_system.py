@@ -57,6 +57,9 @@ class StillSystem:
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         return {"moves": [], "attacks": []}, [f"the {NAME} system: nothing moves, nothing attacks"]
 
+    def rules_named(self, ruleset: dict) -> str:
+        return NAME
+
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         if edition:
             raise BadInput(f"the {NAME} system has no editions, not {edition!r}", field="edition")
@@ -105,7 +108,7 @@ class StillSystem:
     def victory(self, loaded, state, *, final: bool) -> dict:
         return {"final": final, "points": {"US": 0, "JP": 0}, "ratio": None, "level": "Draw" if final else None, "lines": []}
 
-    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+    def record_problems(self, public: dict, rolls: list[dict], scenario: dict | None = None) -> list[str]:
         """A valid player-turn rolls one die, an invalid one none, and no other roll is made."""
         valid = (public.get("last") or {}).get("valid")
         ours = [r for r in rolls if r["purpose"].startswith("toy: ")]

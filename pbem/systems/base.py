@@ -113,6 +113,10 @@ class RulesSystem(Protocol):
         """The rules a new game is played by, as its genesis signs them (edition, exclusive rules, and the system's
         name unless it is the SPI system)."""
 
+    def rules_named(self, ruleset: dict) -> str | None:
+        """How a game's rules are named for people (``pbem status``' first line), from the ruleset its genesis pins: the
+        SPI system's edition (``dg-2009``), a system of one edition its own name; never another system's field as None."""
+
     def rules(self, ruleset: dict) -> Any:
         """The game's rules as the system reads them from the ruleset its signed files carry (ValueError or TypeError
         when they are malformed: the caller names the file)."""
@@ -141,9 +145,11 @@ class RulesSystem(Protocol):
     def victory(self, loaded: Any, state: Any, *, final: bool) -> dict:
         """The victory report on ``state`` as plain JSON (``final``: the game is over, the level is decided)."""
 
-    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+    def record_problems(self, public: dict, rolls: list[dict], scenario: dict | None = None) -> list[str]:
         """Where a signed public record of a player-turn (``public``, its turn file's ``rolls``) is not what the
-        system's tables give, from public data alone: what ``pbem verify`` checks of every turn file without a key."""
+        system's tables give, from public data alone: what ``pbem verify`` checks of every turn file without a key.
+        ``scenario``: the scenario document the game's genesis carries (a system whose charts are data reads them
+        there), or None when the caller has none (no genesis among the files): a system checks then what needs none."""
 
     def bot_orders(self, view: dict, loaded: Any, policy: str, seed: int | None, think: float | None = None) -> dict:
         """Orders for the side whose sealed ``view`` this is, by the system's bot with ``policy`` (an NMR, ``pbem bot``,

@@ -20,8 +20,7 @@ limited intelligence: the room's :mod:`.views` build each side's view, but
 the game layer's fog, :mod:`pbem.game.fog`, is the SPI system's, so a game
 of this system refuses the option), the defender's standing choices written
 in orders (I1: ``defense`` is refused, the policy of docs/legion.md
-decides), a public-record check against the charts (``record_problems``
-checks that a rejected player-turn rolled nothing, no more), and maps
+decides), and maps
 (``draws_views`` is false: ``pbem view`` tells a view, :mod:`.telling`).
 """
 
@@ -152,6 +151,10 @@ class LegionSystem:
                            field="edition")
         return {"system": NAME}
 
+    def rules_named(self, ruleset: dict) -> str:
+        """One edition (the 2010 Series Standard Rules): the system's name, where an SPI game names its edition."""
+        return NAME
+
     def rules(self, ruleset: dict) -> dict:
         if set(ruleset) != {"system"}:
             raise ValueError(f"a {NAME} ruleset holds only 'system', not {sorted(ruleset)}")
@@ -225,13 +228,15 @@ class LegionSystem:
 
         return victory(state, loaded.scenario.victory)
 
-    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
-        """Every roll of a player-turn is one of this system's (each names its rule case or procedure); a rejected
-        player-turn rolls none.  The charts' check of each combat from public data is not yet written."""
+    def record_problems(self, public: dict, rolls: list[dict], scenario: dict | None = None) -> list[str]:
+        """A rejected player-turn rolls none; every combat and roll of a valid one is what the charts the genesis
+        carries (``scenario``) give for its record and the committed dice (:mod:`.records`: 9A.1, 9A.2, 6B.2, 9J, 19A)."""
+        from pbem.systems.legion.records import record_problems
+
         valid = (public.get("last") or {}).get("valid")
         if not valid and rolls:
             return [f"{len(rolls)} roll(s) made for a player-turn whose orders were rejected"]
-        return []
+        return record_problems(public, rolls, scenario)
 
     def bot_orders(self, view: dict, loaded, policy: str, seed: int | None, think: float | None = None) -> dict:
         """The room's bot (:mod:`.bot`): the simplest legal policy."""

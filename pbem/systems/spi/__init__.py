@@ -77,6 +77,10 @@ class SpiSystem:
             ruleset["system"] = loaded.system
         return ruleset
 
+    def rules_named(self, ruleset: dict) -> str | None:
+        """The edition the ruleset pins (``dg-2009`` or ``spi-1975``), as ``pbem status`` has always printed it."""
+        return ruleset.get("edition") if isinstance(ruleset, dict) else None
+
     def rules(self, ruleset: dict):
         """The edition and exclusive rules (I1, :class:`pbem.model.ruleset.Ruleset`)."""
         return _rules(ruleset)
@@ -146,7 +150,8 @@ class SpiSystem:
 
         return victory_report(loaded.board, loaded.scenario, state, final=final).as_dict()
 
-    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+    def record_problems(self, public: dict, rolls: list[dict], scenario: dict | None = None) -> list[str]:
+        """The Combat Results Table is the engine's own (7.61): the scenario adds nothing to the check."""
         from pbem.systems.spi.records import combat_table_problems
 
         return combat_table_problems(public, rolls)
