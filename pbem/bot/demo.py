@@ -65,8 +65,6 @@ class DemoResult:
     verify_findings: list[Finding]
     audit: AuditReport
     report: FinalReport
-    drawn: bool = True
-    """Whether ``pbem show`` draws this game's views (its rules system's ``draws_views``)."""
 
 
 def default_folder(scenario: str, base: Path = Path(".")) -> Path:
@@ -155,4 +153,4 @@ def run_demo(
     last_turn = open_turn(path)
     final = open_referee_state(last_turn.turn, referee).state["state"]
     report = final_report(last_turn.scenario, state_from_json(final))
-    return DemoResult(folder, game, keys, revealed, done, findings, audit, report, system_of(loaded).draws_views)
+    return DemoResult(folder, game, keys, revealed, done, findings, audit, report)

@@ -22,7 +22,7 @@ of this system refuses the option), the defender's standing choices written
 in orders (I1: ``defense`` is refused, the policy of docs/legion.md
 decides), a public-record check against the charts (``record_problems``
 checks that a rejected player-turn rolled nothing, no more), and maps
-(``draws_views`` is false: ``pbem view`` tells a view, :mod:`.telling`).
+beyond drawing (:mod:`.drawing` draws them; the ``pbem play`` page takes orders as JSON, not clicks).
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ class LegionSystem:
 
     name = NAME
     title = "Legion Island War Series Standard Rules (2010, Saipan / Tinian): the ground game"
-    draws_views = False  # pbem/render/ draws the SPI board and counters
     options: frozenset[str] = frozenset()  # hidden-units (19B) waits for the game layer's views to ask the room (:mod:`.views`)
 
     # -- the scenario -----------------------------------------------------------------------------------------
@@ -125,6 +124,20 @@ class LegionSystem:
         from pbem.systems.legion.telling import tell
 
         return tell(view, outlook)
+
+    def map_scene(self, view: dict, loaded, *, centre: str | None = None, radius: int | None = None,
+                  show_zoc: bool = False, show_events: bool = True, objectives: bool = True):
+        """The room's map (:mod:`.drawing`): the TEC's terrains and hex-sides, counters with their markers, hex ownership (5B)."""
+        from pbem.systems.legion.drawing import scene
+
+        return scene(view, loaded, centre=centre, radius=radius, show_zoc=show_zoc, show_events=show_events, objectives=objectives)
+
+    def planner(self, view: dict, loaded, source: str):
+        """Orders written as JSON on the page, checked by this system (no clicking yet), starting from the template."""
+        from pbem.game.orders_text import OrdersText
+
+        blank, hints = self.orders_template(view, {})
+        return OrdersText(view, loaded, source, blank, hints)
 
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         """The blocks of orders the position's phase takes (4), empty, and what each holds."""
