@@ -270,11 +270,12 @@ def _zoc(board: LegionBoard, view: dict, enemy: str | None, counters: dict[str, 
     else, the land next to the enemy's counters."""
     if enemy is None:
         return frozenset()
-    try:
-        from pbem.systems.legion.system import SYSTEM
-        from pbem.systems.legion.table import Table
+    from pbem.systems.legion.state import LegionState
+    from pbem.systems.legion.table import Table
 
-        table = Table(board, SYSTEM.state_from_json(view["state"]))
+    try:
+        state = LegionState.model_validate({k: v for k, v in view["state"].items() if k not in ("format", "system")})
+        table = Table(board, state)
         return frozenset(h for h in board.all_land if table.zoc_of(enemy, h))
     except (ValueError, KeyError, TypeError):
         return frozenset(n for h, here in counters.items() if any(c.side == enemy for c in here) for n in board.neighbours(h))
