@@ -86,7 +86,8 @@ class RulesSystem(Protocol):
         holds (Legion's hex ownership, 5B) and how it is all read (a :class:`~pbem.render.scene.MapKey`: terrain
         letters and colours, the legend).  Nothing but the view and the scenario goes in, so no map shows more
         than the side may see.  ``centre``/``radius``: only the hexes that near (BadInput naming ``--around``
-        when ``centre`` is not on the map); ``objectives``: the scenario's objective hexes drawn (``pbem show``)."""
+        when ``centre`` is not on the map); ``objectives``: the scenario's objective hexes drawn (``pbem show``); false
+        (the play page), those the view's outlook lists — a system whose objectives are public rules may draw them anyway."""
 
     def planner(self, view: dict, loaded: Any, source: str) -> Any:
         """What the ``pbem play`` page asks while the side to move writes orders on its ``view`` (``source``: the

@@ -179,7 +179,7 @@ def _text_page(sitting: Sitting) -> str:
 <button id="submit-orders" type="button">Submit</button>
 <div id="status" role="status"></div></section>
 <section id="panel-text"><h2>Orders (JSON)</h2>
-<p>Write this phase's orders as the rules system reads them (docs/legion.md, 'Orders'); they are checked as you type.</p>
+<p>Write this phase's orders as a JSON object (the shape <code>pbem orders template</code> gives); the game's rules system checks them as you type.</p>
 <ul id="hints">{hints}</ul>
 <textarea id="orders-text" rows="16" spellcheck="false"></textarea></section>
 <section><h2>Problems</h2><ul id="problems"></ul></section>

@@ -127,10 +127,11 @@ class LegionSystem:
 
     def map_scene(self, view: dict, loaded, *, centre: str | None = None, radius: int | None = None,
                   show_zoc: bool = False, show_events: bool = True, objectives: bool = True):
-        """The room's map (:mod:`.drawing`): the TEC's terrains and hex-sides, counters with their markers, hex ownership (5B)."""
+        """The room's map (:mod:`.drawing`): the TEC's terrains and hex-sides, counters with their markers, hex ownership (5B),
+        and the objective hexes always (20: the scenario's Victory Table, known to both players)."""
         from pbem.systems.legion.drawing import scene
 
-        return scene(view, loaded, centre=centre, radius=radius, show_zoc=show_zoc, show_events=show_events, objectives=objectives)
+        return scene(view, loaded, centre=centre, radius=radius, show_zoc=show_zoc, show_events=show_events)
 
     def planner(self, view: dict, loaded, source: str):
         """Orders written as JSON on the page, checked by this system (no clicking yet), starting from the template."""
