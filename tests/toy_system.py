@@ -53,6 +53,11 @@ class StillSystem:
 
         return system_named(None).tell_view(view, outlook)
 
+    def tell_last(self, last: dict) -> list[str]:
+        from pbem.systems import system_named
+
+        return system_named(None).tell_last(last)
+
     def map_scene(self, view: dict, loaded, **options):
         """Its views are the SPI models': drawn as the SPI system draws them."""
         from pbem.systems import system_named

@@ -77,7 +77,7 @@ class Status:
             return [f"{self.folder}: no game here ({self.problem})", f"Next: {self.action}", *self.notes]
         parties = f"referee {info['referee']}" if info["referee"] else "two players, no referee"
         out = [
-            f"Game {info['game']} — {info['title'] or info['scenario']} ({info['edition']}), {parties}",
+            f"Game {info['game']} — {info['title'] or info['scenario']}" + (f" ({info['edition']})" if info["edition"] else "") + f", {parties}",
             f"Latest turn file: {info['latest_file']} (" + ("verifies" if self.verified else f"DOES NOT VERIFY: {self.problem}") + ")",
         ]
         if info["over"]:

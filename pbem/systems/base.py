@@ -121,6 +121,10 @@ class RulesSystem(Protocol):
         """A side's sealed view in words (``pbem view``), from its plain JSON alone (no model built); ``outlook``: what the
         scenario holds in store (:func:`pbem.game.views.outlook`)."""
 
+    def tell_last(self, last: dict) -> list[str]:
+        """The last player-turn of a view (its ``last``: valid or not, problems, events, combats) in words, as
+        :meth:`tell_view` tells it: the judge's turn-file mail quotes it, and only the system knows its events."""
+
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         """An orders skeleton for the side to move and hints (``pbem orders template``), from its view and the scenario
         document the genesis carries, as plain JSON."""

@@ -297,7 +297,7 @@ def _combats(last: dict | None) -> list[CombatMark]:
 def scene(view: dict, loaded, *, centre: str | None = None, radius: int | None = None, show_zoc: bool = False,
           show_events: bool = True, objectives: bool = True) -> LegionScene:
     """The scene of a Legion ``view`` on the scenario's map (``loaded``: its :class:`LoadedScenario`)."""
-    from pbem.systems.legion.telling import _last
+    from pbem.systems.legion.telling import last_lines
 
     board: LegionBoard = loaded.board
     drawn = DrawnBoard(board)
@@ -345,7 +345,7 @@ def scene(view: dict, loaded, *, centre: str | None = None, radius: int | None =
                          "what": "objective hex (20): counts for the U.S. player while he owns it (5B)"} for name, h in sorted(wanted.items())]
     tracks = [Track(e["type"], e["unit"], (e["from"], *e["path"]), bool(e.get("eliminated")))
               for e in events if e.get("type") in ("moved", "retreated", "advanced") and e.get("path") and e.get("from")]
-    report = _last(last) if last else []
+    report = last_lines(last) if last else []
     return LegionScene(
         holder=holder, title=f"Turn file {view['seq']}, {holder}'s view (Legion rules)", status=status, board=drawn,
         layout=Layout(shown, "up"), counters=dict(counters), off_map=off_map, eliminated=eliminated, exited=[], enemy=enemy,

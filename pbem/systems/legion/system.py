@@ -125,6 +125,12 @@ class LegionSystem:
 
         return tell(view, outlook)
 
+    def tell_last(self, last: dict) -> list[str]:
+        """As ``pbem view`` tells it (:mod:`.telling`): moves, each combat with its odds, die and result, losses, Hits."""
+        from pbem.systems.legion.telling import last_lines
+
+        return last_lines(last)
+
     def map_scene(self, view: dict, loaded, *, centre: str | None = None, radius: int | None = None,
                   show_zoc: bool = False, show_events: bool = True, objectives: bool = True):
         """The room's map (:mod:`.drawing`): the TEC's terrains and hex-sides, counters with their markers, hex ownership (5B),

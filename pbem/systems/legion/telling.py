@@ -43,6 +43,11 @@ def tell(view: dict[str, Any], outlook: dict[str, Any] | None = None) -> str:
     return "\n".join(lines)
 
 
+def last_lines(last: dict[str, Any]) -> list[str]:
+    """The last orders of a view in words (the judge's turn mail quotes them): :func:`tell`'s own lines."""
+    return _last(last)
+
+
 def _last(last: dict[str, Any]) -> list[str]:
     lines = [f"Last orders ({last['side']}): " + ("carried out." if last["valid"] else "rejected, nothing done.")]
     for problem in last.get("problems", []):

@@ -63,6 +63,11 @@ class SpiSystem:
 
         return narrate(view, outlook)
 
+    def tell_last(self, last: dict) -> list[str]:
+        from pbem.game.narrate import last_lines
+
+        return last_lines(last)
+
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         from pbem.game.player import entry_hexes, orders_template
 
