@@ -114,7 +114,8 @@ def test_the_page_tells_a_hex_in_the_legion_charts_terms_and_around_off_the_map_
     assert status == 0, err
     data = json.loads(page.read_text(encoding="utf-8").split('id="pbem-data">')[1].split("</script>")[0])
     town = data["hexes"]["0805"]
-    assert town["terrain"] == "town + jungle" and "(6A.1)" in town["cost"] and "Assault DRM" in town["line"]
+    assert town["terrain"] == "town + jungle" and "infantry 2 MP" in town["cost"] and "(6A.1)" in town["cost"]
+    assert "Assault DRM -1, Fire DRM -2 (9C" in town["line"]  # the better of town's and jungle's, not their sum
     assert town["control"].startswith("owned by JP (5B)")
     assert data["units"]["us-1-2"]["stacking"] == "3 SP (3A.4)"
     status, _, err = run("show", turn, "--key", game.keys["JP"], "--around", "1109")

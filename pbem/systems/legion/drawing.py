@@ -23,6 +23,7 @@ from pbem.engine import hexes
 from pbem.render.layout import Layout, around
 from pbem.render.scene import CombatMark, Counter, MapKey, Scene, Track, objective_text, refuse_off_map
 from pbem.systems.legion.board import LegionBoard
+from pbem.systems.legion.terrain_combat import best_fire_drm, best_hex_terrain
 
 TYPE_LETTERS = {
     "infantry": "I", "engineer": "E", "recon": "R", "tank": "A", "light-tank": "L", "amphibious-tank": "W",
@@ -226,12 +227,11 @@ class LegionScene(Scene):
             effects = legion.effects(h)
             costs = {cls: max((e.move[cls] for e in effects), key=lambda c: 99 if c == "P" else c) for cls in effects[0].move}
             info["cost"] = "; ".join(f"{cls} {'prohibited' if c == 'P' else f'{c} MP'}" for cls, c in costs.items()) + " (6A.1)"
-            assault, fire = sum(e.assault_drm for e in effects), sum(e.fire_drm for e in effects)
-            limit = legion.limit(h)
-            info["line"] = f"Assault DRM {assault:+d}, Fire DRM {fire:+d} (9C); stacking {limit.sp} SP (8)"
+            assault, fire = best_hex_terrain(legion, h).assault_drm, best_fire_drm(legion, h)
+            info["line"] = f"defending here: Assault DRM {assault:+d}, Fire DRM {fire:+d} (9C: the hex's best terrain)"
             if not legion.armor_effects(h):
                 info["armor"] = "no Armor Bonus or Anti-tank Effects here (10A)"
-        features = []
+        features = [f"stacking limit {legion.limit(h).sp} SP (8)"] if h not in legion.sea else []
         if h in self.board.road_hexes:
             features.append("road (7A)")
         for n in hexes.neighbours(h):
