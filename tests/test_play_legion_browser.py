@@ -1,8 +1,9 @@
 """``pbem play`` of a Legion game in real Chromium (issue 39): the map, the side's counters, orders written as JSON.
 
 The page for a system without clicking tools: the room's map and a text
-area that starts from the phase's template; what the player writes is
-checked by the Legion check at each change (a move into an enemy-held hex is
+area that starts from the phase's template, written by hand or by clicks
+(a move: the counter, then each hex entered; an attack: the hex attacked,
+then each attacker); what it holds is checked by the Legion check at each change (a move into an enemy-held hex is
 refused with 6A.2), and valid orders are signed as ``pbem submit`` signs them.
 """
 
@@ -33,7 +34,24 @@ def test_a_legion_player_turn_written_on_the_page_is_checked_by_the_legion_rules
         _type(tab, {"reserves": [], "moves": [{"units": ["us-1-2"], "path": ["0303", "0403"]}], "attacks": []})
         problems = tab.inner_text("#problems")
         assert "0403 holds enemy units" in problems and "(rule 6A.2)" in problems
-        _type(tab, {"reserves": [], "moves": [{"units": ["us-1-2"], "path": ["0303"]}], "attacks": [], "note": "ashore"})
+        # the same orders by clicks: each click writes into the text, which the Legion check reads
+        _type(tab, {"reserves": [], "moves": [], "attacks": []})
+        for unit, path in (("us-1-2", ["0303"]), ("us-2-2", ["0304"])):
+            tab.click("#mode-move") if not tab.locator("#mode-move.on").count() else None
+            tab.click(f'#map .counter[data-unit="{unit}"]')
+            for h in path:
+                tab.click(f'#map .hex[data-hex="{h}"]', force=True)
+            tab.click("#done")
+        tab.click("#mode-assault")
+        tab.click('#map .counter[data-unit="jp-1-135"]')  # the hex it holds, 0403, is the target
+        for unit in ("us-1-2", "us-2-2"):
+            tab.click(f'#map .counter[data-unit="{unit}"]')
+        _settle(tab)
+        assert json.loads(tab.input_value("#orders-text")) == {
+            "reserves": [], "moves": [{"units": ["us-1-2"], "path": ["0303"]}, {"units": ["us-2-2"], "path": ["0304"]}],
+            "attacks": [{"type": "assault", "target": "0403", "attackers": ["us-1-2", "us-2-2"]}]}
+        tab.click("#check-orders")
+        _settle(tab)
         assert tab.inner_text("#problems").strip() == "" and tab.inner_text("#status") == "valid"
         tab.click("#submit-orders")
         tab.wait_for_selector("#mail-box:not([hidden])")

@@ -173,13 +173,17 @@ def _text_page(sitting: Sitting) -> str:
 <main>
 <div id="map">{render_svg(scene)}</div>
 <aside>
-<section id="tools"><button id="check-orders" type="button">Check</button>
+<section id="tools"><div id="modes"></div><button id="done" type="button">Done</button>
+<button id="check-orders" type="button">Check</button>
 <button id="save-orders" type="button">Save</button>
 <button id="load-orders" type="button">Load saved</button>
 <button id="submit-orders" type="button">Submit</button>
 <div id="status" role="status"></div></section>
 <section id="panel-text"><h2>Orders (JSON)</h2>
-<p>Write this phase's orders as a JSON object (the shape <code>pbem orders template</code> gives); the game's rules system checks them as you type.</p>
+<p>Write this phase's orders as a JSON object (the shape <code>pbem orders template</code> gives), or click: a mode above,
+then the map (a move: your counter, then each hex entered; an attack: the hex attacked, then each attacker; Done ends
+one). Clicks only write into the text; the game's rules system checks it as you type. Anything else (support, advances,
+losses, retreat routes, a note) is written here.</p>
 <ul id="hints">{hints}</ul>
 <textarea id="orders-text" rows="16" spellcheck="false"></textarea></section>
 <section><h2>Problems</h2><ul id="problems"></ul></section>

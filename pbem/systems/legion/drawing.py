@@ -310,7 +310,9 @@ def scene(view: dict, loaded, *, centre: str | None = None, radius: int | None =
     sp = {uid: value.sp for uid, value in values.items() if value is not None}  # 3A.4, 8: the Stacking Value Table
     counters: dict[str, list[LegionCounter]] = defaultdict(list)
     off_map, eliminated = [], []
-    for uid, where in sorted(state["locations"].items(), key=lambda item: item[0]):
+    # a whole position lists where each unit is; a view under limited intelligence (views.py) gives each unit its hex
+    locations = state.get("locations") or {uid: u.get("hex") for uid, u in units.items() if u.get("hex")}
+    for uid, where in sorted(locations.items(), key=lambda item: item[0]):
         if uid not in units:
             continue
         counter = _counter(units[uid], where, state, sp)
