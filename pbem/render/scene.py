@@ -278,6 +278,8 @@ class Scene:
             return "prohibited"
         if board.river_between(a, b):
             return "river"
+        if not self.sides:  # an SPI map: nothing more (asked for every hexside of a Leyte map, issue 26)
+            return None
         pair = frozenset((a, b))
         return next((name for name, sides in self.sides.items() if pair in sides), None)
 
