@@ -71,8 +71,6 @@ class DemoResult:
     verify_findings: list[Finding]
     audit: AuditReport
     report: FinalReport
-    drawn: bool = True
-    """Whether ``pbem show`` draws this game's views (its rules system's ``draws_views``)."""
 
 
 def default_folder(scenario: str, base: Path = Path("."), *, referee: bool = True) -> Path:
@@ -170,7 +168,7 @@ def run_demo(
     last_turn = open_turn(path)
     final, _ = mode.held(last_turn.turn, parties[mode.seed_holder(last_turn.turn)])
     report = final_report(last_turn.scenario, state_from_json(final["state"]))
-    return DemoResult(folder, game, keys, revealed, done, findings, audit, report, system_of(loaded).draws_views)
+    return DemoResult(folder, game, keys, revealed, done, findings, audit, report)
 
 
 def _audit(mode, game: Path, parties: dict[str, PrivateIdentity]) -> tuple[Path | None, AuditReport]:

@@ -163,8 +163,7 @@ def demo(
     console.print(f"  {pbem} dice {game_q}")
     console.print(f"  {pbem} verify {game_q}")
     console.print(f"  {pbem} audit {game_q}" + ("" if result.reveal is None else f" --reveal {quote(result.reveal)}"))
-    if result.drawn:  # pbem show draws the views of this game's rules system
-        console.print(f"  {pbem} show {last} --key {us_key} --html map.html")
+    console.print(f"  {pbem} show {last} --key {us_key} --html map.html")
     raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)
 
 

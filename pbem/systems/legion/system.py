@@ -20,8 +20,8 @@ limited intelligence: the room's :mod:`.views` build each side's view, but
 the game layer's fog, :mod:`pbem.game.fog`, is the SPI system's, so a game
 of this system refuses the option), the defender's standing choices written
 in orders (I1: ``defense`` is refused, the policy of docs/legion.md
-decides), and maps
-(``draws_views`` is false: ``pbem view`` tells a view, :mod:`.telling`).
+decides), and the play page's reachable hexes, paths and odds (:mod:`.drawing` draws
+the maps; the page takes orders as JSON and clicks).
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ class LegionSystem:
 
     name = NAME
     title = "Legion Island War Series Standard Rules (2010, Saipan / Tinian): the ground game"
-    draws_views = False  # pbem/render/ draws the SPI board and counters
     options: frozenset[str] = frozenset()  # hidden-units (19B) waits for the game layer's views to ask the room (:mod:`.views`)
 
     # -- the scenario -----------------------------------------------------------------------------------------
@@ -124,6 +123,27 @@ class LegionSystem:
         from pbem.systems.legion.telling import tell
 
         return tell(view, outlook)
+
+    def tell_last(self, last: dict) -> list[str]:
+        """As ``pbem view`` tells it (:mod:`.telling`): moves, each combat with its odds, die and result, losses, Hits."""
+        from pbem.systems.legion.telling import last_lines
+
+        return last_lines(last)
+
+    def map_scene(self, view: dict, loaded, *, centre: str | None = None, radius: int | None = None,
+                  show_zoc: bool = False, show_events: bool = True, objectives: bool = True):
+        """The room's map (:mod:`.drawing`): the TEC's terrains and hex-sides, counters with their markers, hex ownership (5B),
+        and the objective hexes always (20: the scenario's Victory Table, known to both players)."""
+        from pbem.systems.legion.drawing import scene
+
+        return scene(view, loaded, centre=centre, radius=radius, show_zoc=show_zoc, show_events=show_events)
+
+    def planner(self, view: dict, loaded, source: str):
+        """Orders written as JSON on the page, checked by this system (no clicking yet), starting from the template."""
+        from pbem.game.orders_text import OrdersText
+
+        blank, hints = self.orders_template(view, {})
+        return OrdersText(view, loaded, source, blank, hints)
 
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         """The blocks of orders the position's phase takes (4), empty, and what each holds."""

@@ -26,7 +26,6 @@ class SpiSystem:
 
     name = NAME
     title = "SPI Island War standard rules (spi-1975, dg-2009) with the Leyte exclusive rules"
-    draws_views = True
     options = frozenset(FOG_OPTIONS)  # hidden units as 19B, IPH 6.8 or Formosa 11.0 (pbem/engine/fog_variants), in every mode
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
@@ -64,10 +63,33 @@ class SpiSystem:
 
         return narrate(view, outlook)
 
+    def tell_last(self, last: dict) -> list[str]:
+        from pbem.game.narrate import last_lines
+
+        return last_lines(last)
+
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         from pbem.game.player import entry_hexes, orders_template
 
         return orders_template(view, entry_hexes(document["map"]))
+
+    def map_scene(self, view: dict, loaded, *, centre: str | None = None, radius: int | None = None,
+                  show_zoc: bool = False, show_events: bool = True, objectives: bool = True):
+        """:func:`pbem.render.scene.build_scene` on the scenario's board (the renderers' own key: SPI's terrain and counters);
+        without ``objectives``, those of the view's outlook, as the play page has always drawn them."""
+        from pbem.render.scene import build_scene, refuse_off_map
+
+        board = loaded.board
+        refuse_off_map(board, centre)
+        # an objective's fields are plain values: its model_dump(exclude_none=True) without building a serializer (issue 26)
+        listed = [{name: value for name, value in o if value is not None} for o in loaded.scenario.objectives] if objectives else None
+        return build_scene(view, board, centre=centre, radius=radius, show_zoc=show_zoc, show_events=show_events, objectives=listed)
+
+    def planner(self, view: dict, loaded, source: str):
+        """The clicking page's planner (:class:`pbem.game.planning.Planner`): reach, paths, odds, the set-up, from the engine."""
+        from pbem.game.planning import Planner
+
+        return Planner(view, loaded, source)
 
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         ruleset = loaded.scenario.ruleset.model_dump(mode="json")
