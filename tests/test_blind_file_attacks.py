@@ -322,7 +322,7 @@ def swapped_games(tmp_path, monkeypatch) -> tuple[list[str], int, bool]:
         with monkeypatch.context() as m:
             if mirror:
                 m.setattr(bot, "bot_orders", mirror)
-            play_to_the_end(players, until=24)  # a dozen steps
+            play_to_the_end(players, until=16)  # eight steps of each player
         return us.game
 
     first_game = play("one", setup)
