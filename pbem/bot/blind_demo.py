@@ -54,7 +54,7 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
     from pbem.systems import name_in, refuse_options
 
     path = find_scenario(scenario)  # a scenario of a rules system that has no hidden units is refused before anything is written
-    refuse_options(name_in(scenario_document(path)), [HIDDEN_UNITS], str(path))
+    refuse_options(name_in(scenario_document(path)), options or [HIDDEN_UNITS], str(path))
     folders = {side: folder / side for side in ("JP", "US")}
     if any((f / blindfile.file_name(0)).exists() for f in folders.values()):
         raise BadInput("a game already exists here", file=str(folder), hint="give another --dir")
