@@ -211,10 +211,12 @@ class RulesSystem(Protocol):
     def marker_hex(self, marker: str) -> str:
         """The hex a marker id stands for."""
 
-    def blind_exposure(self, board: Any, before: Any, after: Any, events: list[dict], side: str, key: bytes) -> tuple[dict, dict, frozenset]:
+    def blind_exposure(self, board: Any, before: Any, after: Any, events: list[dict], side: str,
+                       keys: tuple[bytes, bytes]) -> tuple[dict, dict, frozenset]:
         """The openings a step of ``side`` from ``before`` to ``after`` demands, as the refereed American view of it names
         them: ``(before, after, claims)`` — markers opened against the root before the step and against its new root
-        (marker id -> unit id), and what neither root can show without telling more than the rules (left to the audit)."""
+        (marker id -> unit id), and what neither root can show without telling more than the rules (left to the audit).
+        ``keys``: :meth:`committed_pieces`' keys of the root before and of the new one."""
 
     def order_of_battle(self, loaded: Any) -> dict[str, dict]:
         """Every Japanese unit of the scenario (not a dummy) as a root commits it, by id: what an opened piece must be."""

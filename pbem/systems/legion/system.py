@@ -322,10 +322,10 @@ class LegionSystem:
     def marker_hex(self, marker: str) -> str:
         return marker.split(".")[0]
 
-    def blind_exposure(self, board, before, after, events: list[dict], side: str, key: bytes):
+    def blind_exposure(self, board, before, after, events: list[dict], side: str, keys: tuple[bytes, bytes]):
         from pbem.systems.legion.blind import exposure
 
-        return exposure(before, after, events, side, key)
+        return exposure(before, after, events, side, keys)
 
     def order_of_battle(self, loaded) -> dict[str, dict]:
         from pbem.systems.legion.blind import piece

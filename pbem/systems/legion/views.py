@@ -137,19 +137,19 @@ def hidden_from(state: LegionState, side: Side) -> set[str]:
     return hidden
 
 
-def picture(state: LegionState, hide: set[str]) -> LegionState:
+def picture(state: LegionState, hide: set[str], drop: set[str] = frozenset()) -> LegionState:
     """``state`` with the counters ``hide`` as markers, numbered hex by hex (a marker already there stays one), and
     nothing said of them: no Hit, Disruption, CI, Fired, Reserve or Defensive Support mark (19B.2: examining a unit is
-    what shows them)."""
-    if not hide:
+    what shows them); the counters ``drop`` not at all."""
+    if not hide and not drop:
         return state
     units = state.unit_index()
-    kept = [u for u in state.units if u.id not in hide]
+    kept = [u for u in state.units if u.id not in hide and u.id not in drop]
     per_hex: dict[tuple[str, str], int] = {}
     for u in sorted(hide, key=lambda i: (state.locations[i], i)):
         key = (state.locations[u], units[u].side)
         per_hex[key] = per_hex.get(key, 0) + 1
-    markers, where = [], {u: h for u, h in state.locations.items() if u not in hide}
+    markers, where = [], {u: h for u, h in state.locations.items() if u not in hide and u not in drop}
     for (h, side), n in sorted(per_hex.items()):
         for i in range(1, n + 1):
             m = marker_id(h, i) if side == "JP" else f"{h}.u{i}"  # apart from a Japanese marker in a hex of both (9I)
@@ -165,16 +165,22 @@ def picture(state: LegionState, hide: set[str]) -> LegionState:
     })
 
 
+def gone_dummies(state: LegionState) -> set[str]:
+    """The Dummies off the map (revealed and eliminated, 19B.6): the U.S. player knew one only as a marker."""
+    return {u.id for u in state.units if u.is_dummy and not state.on_map(u.id)}
+
+
 def known(state: LegionState, side: Side) -> LegionState:
-    """The position ``side`` may know (19B.1, 19B.2): the enemy counters it may not examine as markers."""
-    return picture(state, hidden_from(state, side))
+    """The position ``side`` may know (19B.1, 19B.2): the enemy counters it may not examine as markers, and for the
+    U.S. player no Dummy once gone (which of them went tells nothing he may know)."""
+    return picture(state, hidden_from(state, side), gone_dummies(state) if side == "US" else set())
 
 
 def common(state: LegionState) -> LegionState:
     """The position both sides can work out from their own view: every counter one side may not examine as a
     marker.  The same from the whole position, the U.S. view's and the Japanese view's (a marker stays a marker, the
     top of a U.S. stack is the same unit), so the public record's digest is checked by each side at once."""
-    return picture(state, hidden_from(state, "US") | hidden_from(state, "JP"))
+    return picture(state, hidden_from(state, "US") | hidden_from(state, "JP"), gone_dummies(state))
 
 
 def hidden_named(value, names: set[str]):

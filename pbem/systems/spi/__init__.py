@@ -240,7 +240,7 @@ class SpiSystem:
     def marker_hex(self, marker: str) -> str:
         return marker
 
-    def blind_exposure(self, board, before, after, events: list[dict], side: str, key: bytes):
+    def blind_exposure(self, board, before, after, events: list[dict], side: str, keys: tuple[bytes, bytes]):
         from pbem.game.modes.blind.exposure import exposure
 
         found = exposure(board, before, after, events, side)
