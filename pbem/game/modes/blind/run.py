@@ -158,6 +158,9 @@ class Record:
     """With an escrow holder: the genesis's ``escrow`` fields (the holder, the secret's hash, the PVSS dealing)."""
     escrow_parts: dict[int, bytes] = field(default_factory=dict)
     """With an escrow holder: step -> its committed Japanese orders, encrypted under the secret (:mod:`.dealing`)."""
+    own_orders: bool = False
+    """The game's rules system checks its own orders (another than SPI's): its files hold any orders object, read by
+    the system (:meth:`pbem.systems.base.RulesSystem.read_orders`)."""
     first_seed: str | None = None
     """Without a secret set-up: the commitment to the Japanese seed of step 1 (the genesis's ``next_seed``)."""
     secret_setup: bool = True
