@@ -74,6 +74,12 @@ def system_of(loaded: LoadedScenario) -> RulesSystem:
     return system_named(loaded.system)
 
 
+def orders_of_its_own(name: str | None) -> bool:
+    """Whether the system called ``name`` reads orders of its own shape, not the SPI orders the files' schemas hold
+    (schemas/orders.schema.json): the files of its games carry any orders object, which the system reads."""
+    return (name or SPI) != SPI
+
+
 def system_of_state(state: object) -> RulesSystem:
     """The system a position belongs to: the one it names (``rules_system``, as :mod:`pbem.game.codec` reads it), else
     the SPI system's :class:`~pbem.model.state.GameState`."""

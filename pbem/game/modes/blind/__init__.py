@@ -132,7 +132,7 @@ class BlindMode(GameMode):
         self._refuse("no turn file to advise on")
 
     def announce_genesis(self, genesis, target):
-        whose = ("the opening's counters, where the scenario sets them up," if genesis.opening else
+        whose = ("the opening (every counter where the scenario sets it up)" if genesis.opening else
                  "the greedy bot's set-up (give --setup FILE for your own)" if genesis.bot_setup else "your secret set-up")
         lines = [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
                 "in the file), your per-game secret is in "

@@ -49,10 +49,10 @@ EDITIONS = get_args(Edition)
 def _own_orders(genesis: blindfile.Message) -> bool:
     """Whether the genesis's scenario is played by a rules system with orders of its own (another than SPI's): its
     files' orders are checked by that system when read, not by the SPI orders schema."""
-    from pbem.systems import SPI, name_in
+    from pbem.systems import name_in, orders_of_its_own
 
     try:
-        return name_in(scenario_document(find_scenario(str(genesis.body["scenario"]["id"])))) != SPI
+        return orders_of_its_own(name_in(scenario_document(find_scenario(str(genesis.body["scenario"]["id"])))))
     except (KeyError, TypeError, BadInput):
         return False  # no scenario pbem ships: the genesis's own checks name what is wrong
 
