@@ -122,3 +122,24 @@ def test_a_hidden_unit_moved_past_its_allowance_is_caught_at_the_audit(island):
     assert found and found[0].cheater == "JP" and found[0].seq == done["seq"] and found[0].when == br.AT_AUDIT
     assert "root that the replayed position does not give" in found[0].what
     assert f"shows a marker in {done['end']}" in found[0].what or done["end"] in found[0].what
+
+
+def test_pbem_new_with_no_referee_commits_the_opening_and_each_player_reads_it(tmp_path):
+    """``pbem new legion-test-island … --no-referee --option hidden-units``: the Japanese player is shown what his
+    genesis commits under each marker (one a counter, ``CCRR.N``); the American player's ``status`` says he moves
+    first, and ``pbem view`` shows him the opening with every Japanese counter a marker, nothing of what is under it."""
+    from tests.games import run
+
+    for name in ("us", "jp"):
+        status, _, err = run("keygen", name, "--no-passphrase", cwd=tmp_path)
+        assert status == 0, err
+    status, out, err = run("new", ISLAND, "--us", "us.pub", "--jp", "jp.pub", "--key", "jp.key", "--out", "game",
+                           "--no-referee", "--option", "hidden-units", cwd=tmp_path)
+    assert status == 0, err
+    assert "the opening (every counter where the scenario sets it up) is committed" in out
+    assert "0403.1  jp-1-135" in out and "dummy" in out
+    status, out, err = run("status", tmp_path / "game", "--key", tmp_path / "us.key")
+    assert status == 0 and "blind-0001-US.pbem" in out and "with your orders" in out, out + err
+    status, out, err = run("view", tmp_path / "game", "--key", tmp_path / "us.key")
+    assert status == 0, err
+    assert "0403.1" in out and "hidden" in out and "jp-1-135" not in out and "dummy" not in out

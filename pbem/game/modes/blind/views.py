@@ -70,6 +70,8 @@ def side_view(path: Path, identity: PrivateIdentity) -> SideView:
                                  hint="'pbem verify' lists every finding; do not play on, show them to your opponent")
     if step == 0 and side == "JP":  # his set-up as his genesis committed it: his to check before the dice exist
         return SideView(side, committed_setup(held, folder)[0], 0, held)
+    if step == 0 and not held.record.secret_setup:  # no secret set-up: the opening, as the public scenario sets it up
+        return SideView(side, held.opening_view(), 0, held)
     if step == 0:  # the genesis commits the set-up; the first position the American player can look at is step 1's
         raise BadInput("nothing is played yet: the Japanese set-up is committed, not yet carried out", file=str(path),
                        hint=f"the first view follows {blindfile.file_name(2)}; 'pbem status {folder} --key YOUR.key' "
