@@ -45,6 +45,11 @@ def test_a_refereed_hidden_units_demo_plays_verifies_and_audits(tmp_path):
     assert japanese and all(u["type"] == "hidden" and u["attack"] == 0 for u in japanese
                             if seen["state"]["locations"][u["id"]] not in ("eliminated", "removed"))
     assert not any(u["id"].startswith("jp-") for u in japanese)  # no identity: the marker's id is its hex
+    from tests.games import run
+
+    for side in ("US", "JP"):  # neither view is the whole position: each side's orders re-judged on his own (19B.1, 19B.2)
+        status, out, err = run("verify", done.game, "--replay-mine", "--key", done.keys[side])
+        assert status == 0 and "re-judged your orders on your own view" in out, out + err
 
 
 def _opening_then_us_holds(loaded):

@@ -142,6 +142,9 @@ class StillSystem:
     def view_position(self, state_json: dict, side: str) -> dict:
         return state_json
 
+    def sees_everything(self, side: str) -> bool:
+        return True
+
     def awaits_secret_setup(self, state) -> bool:
         return False
 

@@ -190,6 +190,11 @@ class RulesSystem(Protocol):
         """From the ``state`` of ``side``'s view (plain JSON), the position :meth:`committed_position` gives, as plain
         JSON: what that side digests to check the public record (``pbem view``, ``verify``)."""
 
+    def sees_everything(self, side: str) -> bool:
+        """Whether, under this system's hidden units, ``side``'s view is the whole position: then his own player-turns
+        are replayed from his views (``verify --replay-mine``); else his orders are re-judged on the view he wrote
+        them on, and the audit replays the rest."""
+
     def awaits_secret_setup(self, state: Any) -> bool:
         """Whether ``state`` awaits the Japanese secret set-up (the SPI system's 19B.2): the public record says so, and
         the no-referee mode commits the set-up at the genesis.  A system whose hidden units start where the

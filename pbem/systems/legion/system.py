@@ -303,6 +303,11 @@ class LegionSystem:
             return state_json
         return self.state_to_json(self.committed_position(self.state_from_json(state_json)))
 
+    def sees_everything(self, side: str) -> bool:
+        """Neither side: 19B.2 hides Japanese counters from the U.S. player, 19B.1 U.S. units beneath a stack's top from
+        the Japanese player."""
+        return False
+
     def awaits_secret_setup(self, state) -> bool:
         """A Legion scenario prints every set-up hex: the opening's counters are committed, no secret set-up."""
         return False

@@ -220,6 +220,10 @@ class SpiSystem:
             return spi_state_to_json(american_state(spi_state_from_json(state_json)))
         return state_json
 
+    def sees_everything(self, side: str) -> bool:
+        """The Japanese player sees every unit (19B.1: one unit a hex, 5.31); the American player his markers."""
+        return side == "JP"
+
     def awaits_secret_setup(self, state) -> bool:
         return state.hidden is not None and not state.hidden.deployed
 
