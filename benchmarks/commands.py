@@ -4,7 +4,7 @@ Not a test: it prints figures.  Run with ``.venv/bin/python benchmarks/commands.
 (``--rounds N``, default 7; ``--games test,leyte,synthetic`` to time fewer;
 ``--before DIR`` to time an older checkout's commands on the same files too,
 each paired with a floor of its own, e.g. ``git archive dd4e406 | tar -x -C DIR``;
-``--quick`` plays the long games to 10 and 12 Game-Turns and times the synthetic
+``--quick`` plays every Leyte game only to its third or fourth Game-Turn and times the synthetic
 positions at 50 units only: every row's code runs, as the test suite runs it).
 
 A command is timed as a user runs it, a fresh process, against the *import
@@ -140,14 +140,15 @@ def demo_game(folder: Path, scenario: str, *options: str) -> None:
     subprocess.run(PBEM + ["demo", "--scenario", scenario, "--dir", str(folder), *options], cwd=folder.parent, check=True, capture_output=True)
 
 
-def long_leyte(folder: Path, last_turn: int) -> Path:
-    """``leyte-assault`` played on to ``last_turn`` under an id of its own (no shipped Leyte scenario is that long)."""
+def long_leyte(folder: Path, last_turn: int, scenario: str = "leyte-assault") -> Path:
+    """``scenario`` played on (or, for ``--quick``, stopped) at ``last_turn`` under an id of its own (no shipped Leyte
+    scenario lasts 26 or 52 Game-Turns)."""
     from pbem.loading.datafiles import scenario_document, scenario_paths
 
-    document = scenario_document(scenario_paths()["leyte-assault"])
-    document |= {"id": f"bench-leyte-{last_turn}", "last_turn": last_turn,
-                 "title": f"Leyte: the assault played on to Game-Turn {last_turn} (assumed: benchmark)"}
-    path = folder / f"bench-leyte-{last_turn}.json"
+    document = scenario_document(scenario_paths()[scenario])
+    document |= {"id": f"bench-{scenario}-{last_turn}", "last_turn": last_turn,
+                 "title": f"Leyte: {scenario} played to Game-Turn {last_turn} (assumed: benchmark)"}
+    path = folder / f"bench-{scenario}-{last_turn}.json"
     path.write_text(json.dumps(document))
     return path
 
@@ -161,7 +162,8 @@ def leyte_rows(work: Path, rounds: int, quick: bool = False) -> tuple[list, list
         rows.append((name, paired(PBEM + args, cwd, rounds, cleanup), target))
 
     game = work / "leyte"
-    demo_game(game, "leyte-assault")
+    # --quick: each game only as long as its rows need (the timed player-turn is Game-Turn 3's): the same code runs
+    demo_game(game, str(long_leyte(work, 3)) if quick else "leyte-assault")
     turns = sorted((game / "game").glob("turn-*.pbem"))
     seq, side = LEYTE_SEQ, "US"
     turn = f"game/turn-{seq:04d}.pbem"
@@ -194,11 +196,12 @@ def leyte_rows(work: Path, rounds: int, quick: bool = False) -> tuple[list, list
     sizes += [(f"Leyte game {p.name}", p.stat().st_size) for p in (turns[0], max(turns[1:], key=lambda p: p.stat().st_size))]
 
     final = work / "leyte-final"
-    demo_game(final, "leyte-final-collapse")  # Game-Turns 18-26: the longest shipped Leyte scenario, with mountain-barrier
+    # Game-Turns 18-26: the longest shipped Leyte scenario, with mountain-barrier
+    demo_game(final, str(long_leyte(work, 19, "leyte-final-collapse")) if quick else "leyte-final-collapse")
     played = len(list((final / "game").glob("turn-*.pbem"))) - 1
     add(f"Leyte final collapse: audit, {played} player-turns", None, ["audit", "game", "--reveal", "reveal.pbem"], final)
 
-    turns26, turns52 = (10, 12) if quick else (26, 52)
+    turns26, turns52 = (3, 4) if quick else (26, 52)
     long = work / "leyte-26"
     long.mkdir()
     demo_game(long / "game26", str(long_leyte(long, turns26)), "--option", "hidden-units")

@@ -53,6 +53,24 @@ LONGEST_FIRST = [
 ]
 
 
+def pytest_configure(config):
+    """pbem byte-compiled once, before any worker starts, as pip compiles an installed package.
+
+    Where PYTHONDONTWRITEBYTECODE is set (it is on the test machines) no import
+    writes a ``.pyc``: each worker, and each of the many ``pbem`` processes the
+    tests start, would compile every module it imports again, which cost more
+    than a third of a plain command's time.  Reading a ``.pyc`` is not writing
+    one, so the setting is kept for everything else."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller compiled already
+        return
+    import compileall
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    compileall.compile_dir(root / "pbem", quiet=1)
+    compileall.compile_dir(root / "tests", quiet=1, rx=__import__("re").compile(r"[/\\]test_[^/\\]*\.py$"))
+
+
 def pytest_addoption(parser, pluginmanager):
     if not pluginmanager.has_plugin("xdist"):  # -p no:xdist: addopts' -n and --dist, taken and ignored
         group = parser.getgroup("xdist stand-in")  # _addoption: -n is a lowercase short option, as xdist's own

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import json
 from pathlib import Path
 
 from pbem.cli import main
@@ -43,6 +44,32 @@ def pbem(*args, code: int = 0, cwd: Path | None = None) -> str:
     assert "Traceback" not in err, err
     assert status == code, f"pbem {' '.join(map(str, args))} -> {status}\n{out}\n{err}"
     return out + err
+
+
+def cheaper_key(path: Path, passphrase: str) -> None:
+    """The key file ``pbem keygen`` wrote re-protected with the same passphrase at a small scrypt cost (the file records
+    it): every command that opens it then derives in milliseconds, not a third of a second each — a game of many
+    commands proves its play, not the cost that protects a real player's key (tests/protocol/test_keys.py does)."""
+    from pbem.protocol.keys import read_private, write_private
+
+    identity = read_private(path, passphrase.encode())
+    path.unlink()
+    write_private(path, identity, passphrase.encode(), scrypt_n=2**10)
+
+
+def shortened_scenario(folder: Path, scenario: str, last_turn: int) -> Path:
+    """``scenario`` ended at Game-Turn ``last_turn``, written as ``folder/scenarios/ID.json`` under an id of its own
+    (``assumed: test``): for a test that needs a scenario's units and map, not its length.  A refereed game takes the
+    file's path; a game without a referee names its scenario by id, found in ``./scenarios`` when run from ``folder``."""
+    from pbem.loading.datafiles import scenario_document, scenario_paths
+
+    document = scenario_document(scenario_paths()[scenario])
+    sid = f"{scenario}-to-{last_turn}"
+    document |= {"id": sid, "last_turn": last_turn, "title": f"{document['title']}, to Game-Turn {last_turn} (assumed: test)"}
+    path = folder / "scenarios" / f"{sid}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document))
+    return path
 
 
 def new_game(tmp_path: Path) -> Path:

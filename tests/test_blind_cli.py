@@ -96,9 +96,11 @@ def test_the_demo_plays_a_game_with_hidden_units_and_no_referee_and_ends_verifie
     pbem("audit", tmp_path / "d" / "US")
 
 
-def test_a_demo_without_a_referee_needs_hidden_units(tmp_path):
-    said = pbem("demo", "--scenario", SCENARIO, "--no-referee", "--dir", tmp_path / "d", code=2)
-    assert "add --option hidden-units" in said
+def test_a_demo_without_a_referee_or_hidden_units_is_a_two_player_game(tmp_path):
+    """Without hidden units, --no-referee is two-player mode (tests/test_bot_cli.py plays it in full)."""
+    said = pbem("demo", "--scenario", SCENARIO, "--no-referee", "--dir", tmp_path / "d")
+    assert "two players and no referee" in said and "from the turn files alone" in said
+    assert not (tmp_path / "d" / "ref.key").exists() and not (tmp_path / "d" / "JP").exists()
 
 
 def test_a_set_up_against_the_rules_is_refused_before_it_is_committed(tmp_path):

@@ -26,7 +26,7 @@ from pbem.loading.datafiles import load_scenario
 from pbem.protocol import blindfile, commitment as c
 from pbem.protocol.canonical import canonical_bytes
 from tests.blind_games import GAME, SCENARIO, SECRETS, Player, illegal_mover, play_to_the_end, publish_secret, resign, step, reproducible, begin as _begin  # noqa: F401  (an autouse fixture: the same game id and secrets every game)
-from tests.games import pbem
+from tests.games import pbem, shortened_scenario
 
 def begin(base: Path, scenario: str = SCENARIO) -> dict:
     base.mkdir(parents=True, exist_ok=True)
@@ -118,7 +118,9 @@ def test_a_marker_committed_as_the_other_kind_is_caught_at_once_when_opened(tmp_
 # -- (2) a commitment changed between turns otherwise than the moves: at the audit -------------------------------
 
 def test_two_hidden_identities_swapped_in_a_root_are_caught_at_the_audit_naming_the_step(tmp_path, monkeypatch):
-    scenario = "leyte-assault"  # test-skirmish exposes nearly every unit
+    # test-skirmish exposes nearly every unit; Leyte's hidden units, not its length, are what the cheat needs
+    scenario = shortened_scenario(tmp_path, "leyte-assault", 4).stem
+    monkeypatch.chdir(tmp_path)  # both players' pbem find it in ./scenarios
     # the honest game's first dozen files: the cheat aims at an early step (the first quiet one below), not the last
     pubs = honest(tmp_path / "honest", scenario, until=12)
     # two hidden units no opening against that root (nor against the next step's, which must be among those played)

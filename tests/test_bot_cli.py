@@ -81,3 +81,35 @@ def test_bot_writes_orders_that_validate_and_submit(tmp_path):
     assert "US's turn" in wrong.stderr
     bad = pbem(tmp_path, "bot", "game/turn-0000.pbem", "--key", "us.key", "--policy", "clever", expect=2)
     assert "unknown policy 'clever'" in bad.stderr
+
+
+@pytest.mark.parametrize("scenario, player_turns", [("test-skirmish", 8), ("legion-test-island", 18)])
+def test_the_demo_without_a_referee_plays_a_two_player_game_verified_and_audited_from_its_files(tmp_path, scenario, player_turns):
+    """Two-player mode (docs/PROTOCOL.md): each turn file written by the player who does not move, with the seed he
+    committed; no reveal file — the audit replays every player-turn from the turn files alone — for either rules system."""
+    result = pbem(tmp_path, "demo", "--scenario", scenario, "--no-referee", "--dir", "d", "--seed", "2")
+    out = result.stdout
+    assert f"{scenario}, two players and no referee, greedy US bot against greedy Japanese bot" in out
+    assert f"verified: {player_turns + 1} turn files — " in out and "every player-turn replayed from the files alone" in out
+    assert f"audited with no key, from the turn files alone (a two-player game hides nothing): {player_turns} adjudications replayed" in out
+    assert "Result: " in out
+    game = tmp_path / "d" / "game"
+    assert sorted(p.name for p in (tmp_path / "d").glob("*.key")) == ["jp.key", "us.key"] and not (tmp_path / "d" / "reveal.pbem").exists()
+    from pbem.loading.turns import open_turn
+
+    turns = [open_turn(p).turn for p in sorted(game.glob("turn-*.pbem"))]
+    assert len(turns) == player_turns + 1 and {t.mode for t in turns} == {"two-player"}
+    assert turns[0].writer == "JP"  # the US moves first, so the Japanese player starts the game
+    looks = out.split("Look at it with:\n", 1)[1].splitlines()
+    assert looks[0].endswith(f" view d/game/turn-{player_turns:04d}.pbem --key d/us.key")
+    assert looks[1].endswith(" dice d/game") and looks[2].endswith(" verify d/game") and looks[3].endswith(" audit d/game")
+    assert "--reveal" not in out
+    # each command it names runs as printed
+    assert "the game is over" in pbem(tmp_path, "view", f"d/game/turn-{player_turns:04d}.pbem", "--key", "d/us.key").stdout.lower()
+    assert f"replayed {player_turns} player-turn(s) from the files alone" in pbem(tmp_path, "verify", "d/game").stdout
+    assert pbem(tmp_path, "audit", "d/game").stdout.startswith(f"audited {player_turns} adjudication(s) from the files alone")
+
+
+def test_a_two_player_demo_refuses_the_escrow_of_hidden_units(tmp_path):
+    result = pbem(tmp_path, "demo", "--scenario", "test-skirmish", "--no-referee", "--escrow", "--dir", "d", expect=2)
+    assert "--escrow is for a demo with hidden units and no referee" in result.stderr and not (tmp_path / "d").exists()

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from pbem.engine import hexes
+from tests.games import cheaper_key
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "test-skirmish.json"
@@ -85,6 +86,8 @@ def played(tmp_path_factory):
     ref.pbem("keygen", "ref", "--passphrase-env", "PBEM_PASSPHRASE")
     us.pbem("keygen", "us", "--no-passphrase")
     jp.pbem("keygen", "jp", "--passphrase-env", "PBEM_PASSPHRASE")
+    for party in (ref, jp):  # the same passphrase at a test's scrypt cost: every command still opens it with it
+        cheaper_key(party.key, "correct horse")
     for player in (us, jp):
         shutil.copy(player.dir / f"{player.name}.pub", ref.dir)
     ref.pbem("new", SCENARIO, "--us", "us.pub", "--jp", "jp.pub", "--referee", "ref.pub", "--key", "ref.key", "--out", "game")

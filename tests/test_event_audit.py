@@ -20,7 +20,7 @@ from tests.event_games import REVEAL, combat_turns, omit_turn, play_game
 from tests.games import run
 
 GOOD = (
-    [("test-skirmish", True, False)] * 6 + [("test-skirmish", True, True)] * 6 + [("test-skirmish", False, False)] * 6
+    [("test-skirmish", True, False)] * 3 + [("test-skirmish", True, True)] * 3 + [("test-skirmish", False, False)] * 3
     + [("leyte-assault", True, True), ("leyte-assault", False, False)]
 )
 TAMPERED, OMITTED, NO_REVEAL, DAMAGED = "g-tampered", "g-omitted", "g-no-reveal", "g-damaged"

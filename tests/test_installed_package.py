@@ -46,10 +46,11 @@ def installed(tmp_path_factory) -> tuple[Path, dict]:
     _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", wheels, source, cwd=base, env=env)
     shutil.rmtree(source)  # nothing of the sources is left to fall back on
     target = base / "venv"
-    venv.create(target, with_pip=True)
+    venv.create(target, with_pip=False)  # installed into by this pip (--python): no pip of its own to set up first
     bindir = target / ("Scripts" if os.name == "nt" else "bin")
     wheel = next(wheels.glob("pbem-*.whl"))
-    _run(bindir / "python", "-m", "pip", "install", "-q", "--find-links", wheels, wheel, cwd=base, env=env)
+    _run(sys.executable, "-m", "pip", "--python", bindir / "python", "install", "-q", "--find-links", wheels, wheel,
+         cwd=base, env=env)
     play = base / "play"
     play.mkdir()
     return bindir / "pbem", play, env

@@ -15,6 +15,7 @@ import pytest
 
 from tests.judge_players import JUDGE, Player
 from tests.mail_game import pbem
+from tests.games import shortened_scenario
 from tests.mailservers import MailServers, require_dovecot
 
 PBEM = [sys.executable, "-m", "pbem"]
@@ -65,7 +66,8 @@ def test_init_refuses_a_home_others_can_read(tmp_path, servers):
 def test_leyte_assault_with_hidden_units_survives_ten_kill_9(tmp_path, servers):
     """The main test: a whole game by mail while the judge is killed with SIGKILL at ten random moments."""
     home, players, _ = make_judge(tmp_path, servers)
-    game = start_game(home, players, "leyte-assault", "--option", "hidden-units")
+    # Leyte's hidden units, to Game-Turn 4: long enough for the kills to fall in the game, half the work of eight
+    game = start_game(home, players, str(shortened_scenario(tmp_path, "leyte-assault", 4)), "--option", "hidden-units")
     env = dict(os.environ, PBEM_JUDGE_IMAP_PASSWORD="secret")
     log = open(tmp_path / "judge.log", "ab")
 

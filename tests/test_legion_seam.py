@@ -108,8 +108,9 @@ def test_legion_orders_that_break_the_schema_are_bad_input_naming_the_file(game)
 
 
 def test_a_two_player_game_of_the_test_island_is_played_and_verified_by_both(tmp_path):
-    """The second mode, as tests/test_two_player.py plays it through the command line (``pbem demo`` has no two-player
-    game for any system): each turn file written by the player who does not move, both replaying all from the files."""
+    """The second mode, as tests/test_two_player.py plays it through the command line, two folders and the mail
+    between them (``pbem demo --no-referee`` plays it in one, tests/test_bot_cli.py): each turn file written by the
+    player who does not move, both replaying all from the files."""
     from tests.test_two_player import check_both_verify, play_out, start
 
     players = start(tmp_path, ISLAND)
@@ -159,14 +160,15 @@ def test_every_legion_case_labels_only_a_combats_own_die_as_that_combat_s(tmp_pa
     assert {"combat", "Retreat", "return"} <= kinds  # the cases roll for 9J and return fire too
 
 
-def test_pbem_view_tells_a_legion_view_and_show_refuses_it_naming_what_to_run(game):
+def test_pbem_view_tells_a_legion_view_and_show_draws_it(game):
     last = sorted(game.game.glob("turn-*.pbem"))[-1]
     status, out, err = run("view", last, "--key", game.keys["US"])
     assert status == 0, err
     assert "rules system legion-2010" in out and "The game is over" in out and "Victory (20)" in out
     assert "us-art-10" in out and "jp-art" in out  # both sides' units: no limited intelligence in a game yet
-    status, out, err = run("show", last, "--key", game.keys["US"])
-    assert status == 2 and "Traceback" not in err and "not yet the views of the rules system 'legion-2010'" in err and "pbem view" in err
+    status, out, err = run("show", last, "--key", game.keys["US"], "--plain")
+    assert status == 0, err
+    assert "(Legion rules)" in out and "us-art-10" in out and "jp-art" in out  # the map itself: tests/test_legion_maps.py
     first = game.game / "turn-0000.pbem"
     status, out, err = run("orders", "template", first, "--key", game.keys["US"])
     assert status == 0 and json.loads(out) == {"reserves": [], "moves": [], "attacks": []} and "(6C)" in err

@@ -11,13 +11,14 @@ from pbem.bot.orders import problems_with
 from pbem.bot.selfplay import play_out
 from pbem.bot.sight import see
 from pbem.loading.datafiles import load_scenario
+from tests.games import shortened_scenario
 from tests.test_bot_cli import pbem
 
 
 @pytest.fixture(scope="module")
-def positions():
+def positions(tmp_path_factory):
     """Views from a real Leyte game, one per player-turn of its first three Game-Turns."""
-    loaded = load_scenario("leyte-assault")
+    loaded = load_scenario(shortened_scenario(tmp_path_factory.mktemp("positions"), "leyte-assault", 3))
     game = play_out(loaded, {"US": "greedy", "JP": "greedy"}, seed=5)
     return loaded, [(s.state.to_act(), s.views[s.state.to_act()]) for s in game.steps[:6]]
 
@@ -100,9 +101,9 @@ def test_a_candidate_is_worth_its_distance_past_the_draw_line_of_15_4_not_the_pl
 
 
 @pytest.fixture(scope="module")
-def hidden_game():
+def hidden_game(tmp_path_factory):
     """A hidden-units Leyte game, greedy against greedy: the steps of its first four Game-Turns after the set-up."""
-    loaded = load_scenario("leyte-assault")
+    loaded = load_scenario(shortened_scenario(tmp_path_factory.mktemp("hidden"), "leyte-assault", 4))
     game = play_out(loaded, {"US": "greedy", "JP": "greedy"}, seed=5, options=["hidden-units"])
     return loaded, game.steps[1:9]
 
@@ -113,8 +114,8 @@ def test_lookahead_under_hidden_units_weighs_its_candidates_for_each_side_validl
     for step in steps:
         side = step.state.to_act()
         view = step.views[side]
-        orders = bot_orders(view, loaded, "lookahead", 7)
-        assert bot_orders(view, loaded, "lookahead", 7) == orders
+        orders = bot_orders(view, loaded, "lookahead", 7, think=1.5)
+        assert bot_orders(view, loaded, "lookahead", 7, think=1.5) == orders
         assert problems_with(see(view, loaded), orders) == ()  # what pbem validate runs on his view
         if orders != bot_orders(view, loaded, "greedy", 7):
             differ.add(side)

@@ -26,6 +26,7 @@ import pytest
 
 from pbem.cli.invocation import program, quote
 from pbem.cli.streams import stand_in
+from tests.games import cheaper_key
 
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCHER = ROOT / "tests" / "posixless.py"
@@ -61,6 +62,8 @@ def test_a_whole_game_without_posix_only_python(tmp_path):
         posixless(tmp_path, "keygen", name, "--dir", keys)
     assert json.loads((keys / "us.key").read_text(encoding="utf-8"))  # a real key file, protected by the passphrase
     assert "scrypt" in (keys / "us.key").read_text(encoding="utf-8")
+    for name in ("ref", "us", "jp"):  # the same passphrase at a test's scrypt cost: every command still opens it with it
+        cheaper_key(keys / f"{name}.key", PASSPHRASE)
     out = posixless(tmp_path, "new", "test-skirmish", "--us", keys / "us.pub", "--jp", keys / "jp.pub",
                     "--referee", keys / "ref.pub", "--key", keys / "ref.key", "--out", game)
     assert f"wrote {game / 'turn-0000.pbem'}" in out

@@ -18,7 +18,6 @@ NAME = "toy-still"
 class StillSystem:
     name = NAME
     title = "Still Life (tests only): nothing moves; each player-turn rolls a die and logs it"
-    draws_views = True  # its views are the SPI models'
     options: frozenset[str] = frozenset()
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
@@ -54,8 +53,27 @@ class StillSystem:
 
         return system_named(None).tell_view(view, outlook)
 
+    def tell_last(self, last: dict) -> list[str]:
+        from pbem.systems import system_named
+
+        return system_named(None).tell_last(last)
+
+    def map_scene(self, view: dict, loaded, **options):
+        """Its views are the SPI models': drawn as the SPI system draws them."""
+        from pbem.systems import system_named
+
+        return system_named(None).map_scene(view, loaded, **options)
+
+    def planner(self, view: dict, loaded, source: str):
+        from pbem.systems import system_named
+
+        return system_named(None).planner(view, loaded, source)
+
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         return {"moves": [], "attacks": []}, [f"the {NAME} system: nothing moves, nothing attacks"]
+
+    def rules_named(self, ruleset: dict) -> str:
+        return NAME
 
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         if edition:
@@ -105,7 +123,7 @@ class StillSystem:
     def victory(self, loaded, state, *, final: bool) -> dict:
         return {"final": final, "points": {"US": 0, "JP": 0}, "ratio": None, "level": "Draw" if final else None, "lines": []}
 
-    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+    def record_problems(self, public: dict, rolls: list[dict], scenario: dict | None = None) -> list[str]:
         """A valid player-turn rolls one die, an invalid one none, and no other roll is made."""
         valid = (public.get("last") or {}).get("valid")
         ours = [r for r in rolls if r["purpose"].startswith("toy: ")]

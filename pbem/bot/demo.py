@@ -1,12 +1,15 @@
-"""``pbem demo``: three identities, one game, bot against bot, through the real files.
+"""``pbem demo``: the identities, one game, bot against bot, through the real files — with a referee, or two players.
 
 Every step is the function the matching command calls — ``keygen``,
 ``new``, a player's view and ``validate``, ``submit`` (signed, salted,
-sealed orders and a receipt), the referee's ``adjudicate`` — in one process
-instead of three people's, then ``verify`` over the folder it wrote, the
-referee's ``reveal`` and a keyless ``audit`` from the reveal file, and the
-final result.  Identities are made without a passphrase:
-they exist for this demo only.
+sealed orders and a receipt), ``adjudicate`` by whoever the game's mode
+names (the referee; in a two-player game the player who does not move,
+with the seed he committed) — in one process instead of three people's (or
+two), then ``verify`` over the folder it wrote and a keyless ``audit``: from
+the referee's ``reveal`` file, or in a two-player game from the turn files
+alone (they hide nothing), and the final result.  Identities are made
+without a passphrase: they exist for this demo only.  The mode is asked
+(:mod:`pbem.game.modes`), never tested: one driver plays both.
 """
 
 from __future__ import annotations
@@ -30,14 +33,16 @@ from pbem.loading.turns import open_turn
 from pbem.game.player import check_own_orders, side_to_move
 from pbem.game.receipts import submit_orders
 from pbem.game.adjudication import adjudicate_received
-from pbem.game.modes.referee.start import start_game
+from pbem.game.modes import mode_to_start
+from pbem.game.modes.two_player.turns import refuse_hidden
 from pbem.game.modes.referee.reveal import read_reveal, referee_reveal, reveal_text
-from pbem.protocol.chain import Finding
+from pbem.protocol.chain import Finding, verify_chain
 from pbem.protocol.files import write_new
 from pbem.protocol.keys import PrivateIdentity, generate, write_private, write_public
-from pbem.protocol.turnfile import open_referee_state
 
 PARTIES = {"referee": "ref", "US": "us", "JP": "jp"}
+"""Each role of a refereed game and the name of its identity files; a two-player game has the players' alone."""
+PLAYERS = {"US": "us", "JP": "jp"}
 
 
 @dataclass(frozen=True)
@@ -60,18 +65,17 @@ class DemoResult:
     folder: Path
     game: Path
     keys: dict[str, Path]
-    reveal: Path
+    reveal: Path | None
+    """The referee's reveal file the audit read; None in a two-player game, audited from its turn files alone."""
     player_turns: int
     verify_findings: list[Finding]
     audit: AuditReport
     report: FinalReport
-    drawn: bool = True
-    """Whether ``pbem show`` draws this game's views (its rules system's ``draws_views``)."""
 
 
-def default_folder(scenario: str, base: Path = Path(".")) -> Path:
-    """``pbem-demo-SCENARIO``, numbered when that folder already holds a game."""
-    name = f"pbem-demo-{Path(scenario).stem}"
+def default_folder(scenario: str, base: Path = Path("."), *, referee: bool = True) -> Path:
+    """``pbem-demo-SCENARIO`` (``-two-player`` without a referee), numbered when that folder already holds a game."""
+    name = f"pbem-demo-{Path(scenario).stem}" + ("" if referee else "-two-player")
     candidate, n = base / name, 1
     while (candidate / "game" / turn_name(0)).exists():
         n += 1
@@ -79,9 +83,9 @@ def default_folder(scenario: str, base: Path = Path(".")) -> Path:
     return candidate
 
 
-def _identities(folder: Path) -> tuple[dict[str, PrivateIdentity], dict[str, Path]]:
+def _identities(folder: Path, parties: dict[str, str]) -> tuple[dict[str, PrivateIdentity], dict[str, Path]]:
     identities, paths = {}, {}
-    for role, name in PARTIES.items():
+    for role, name in parties.items():
         identity = generate(name)
         paths[role] = write_private(folder / f"{name}.key", identity, None)
         write_public(folder / f"{name}.pub", identity)
@@ -99,27 +103,37 @@ def run_demo(
     on_turn: Callable[[TurnPlayed], None] | None = None,
     options: list[str] | None = None,
     think: float | None = None,
+    referee: bool = True,
 ) -> DemoResult:
     """Play ``scenario`` to its end in ``folder``; raise BadInput when a game is already there.
 
     ``options`` are game options for ``pbem new`` (``hidden-units``: the Japanese bot sends its secret set-up first);
-    ``think`` is the look-ahead policy's budget a turn (:mod:`pbem.bot.lookahead`)."""
+    ``think`` is the look-ahead policy's budget a turn (:mod:`pbem.bot.lookahead`); ``referee`` false: a two-player
+    game (``pbem new --no-referee``, started by the player who does not move first; no hidden units)."""
     policies = policies or {"US": "greedy", "JP": "greedy"}
+    roles = PARTIES if referee else PLAYERS
     game = folder / "game"
     drafts = folder / "orders"
     if (game / turn_name(0)).exists():
         raise BadInput("a game already exists here", file=str(game / turn_name(0)), hint="give another --dir")
-    for name in PARTIES.values():
+    for name in roles.values():
         if (folder / f"{name}.key").exists():
             raise BadInput("a demo identity already exists here", file=str(folder / f"{name}.key"), hint="give another --dir")
     loaded = load_scenario(scenario)  # a missing scenario fails here, before anything is written
     refuse_options(loaded.system, options, str(loaded.path))  # and an option its rules system does not play
+    mode = mode_to_start(referee=referee, options=options)
+    if not referee:
+        refuse_hidden(options)  # a two-player game keeps nothing hidden: refused before anything is written
     game.mkdir(parents=True, exist_ok=True)
     drafts.mkdir(exist_ok=True)
-    parties, keys = _identities(folder)
-    referee = parties["referee"]
-
-    genesis = start_game(str(loaded.path), referee, parties["US"].public, parties["JP"].public, edition, options=options)
+    parties, keys = _identities(folder, roles)
+    us, jp = parties["US"].public, parties["JP"].public
+    if referee:
+        starter, named = parties["referee"], parties["referee"].public
+    else:  # the player who does not move first starts a two-player game: his genesis commits the seed of the first orders
+        first = system_of(loaded).catalogue_entry(loaded, full=False)["first_player"]
+        starter, named = parties["JP" if first == "US" else "US"], None
+    genesis = mode.start(str(loaded.path), starter, us, jp, referee=named, edition=edition, ground_support=None, options=options)
     path = write_new(game / turn_name(0), genesis.text)
     total = 2 * (loaded.scenario.last_turn - loaded.scenario.first_turn + 1) + (1 if fog_option(options) is not None else 0)
     done = 0
@@ -138,7 +152,7 @@ def run_demo(
             raise BotError(f"{draft}: the bot wrote orders that do not validate: " + "; ".join(map(str, problems)))
         submitted = submit_orders(turn, player, side, document)
         sent, text = submitted.path, submitted.built.text
-        adjudicated = adjudicate_received(turn, [(text, str(sent))], referee)
+        adjudicated = adjudicate_received(turn, [(text, str(sent))], parties[mode.seed_holder(turn)])
         keep_orders(game, turn.seq, side, sent, text, submitted.revision)
         path = write_new(game / turn_name(turn.seq + 1), adjudicated.turn.text)
         done += 1
@@ -150,9 +164,20 @@ def run_demo(
             ))
 
     findings = verify_game(game, {game}).findings
-    revealed = write_new(folder / "reveal.pbem", reveal_text(referee_reveal(game, referee), referee))
-    audit = audit_game(game, [read_reveal(revealed)])  # no key: what any stranger can run
+    revealed, audit = _audit(mode, game, parties)
     last_turn = open_turn(path)
-    final = open_referee_state(last_turn.turn, referee).state["state"]
-    report = final_report(last_turn.scenario, state_from_json(final))
-    return DemoResult(folder, game, keys, revealed, done, findings, audit, report, system_of(loaded).draws_views)
+    final, _ = mode.held(last_turn.turn, parties[mode.seed_holder(last_turn.turn)])
+    report = final_report(last_turn.scenario, state_from_json(final["state"]))
+    return DemoResult(folder, game, keys, revealed, done, findings, audit, report)
+
+
+def _audit(mode, game: Path, parties: dict[str, PrivateIdentity]) -> tuple[Path | None, AuditReport]:
+    """The keyless audit any stranger can run: from the referee's reveal file (written here as he would), or, in a
+    mode whose turn files hide nothing, from the turn files alone."""
+    if mode.audit_needs_reveal:
+        referee = parties["referee"]
+        revealed = write_new(game.parent / "reveal.pbem", reveal_text(referee_reveal(game, referee), referee))
+        return revealed, audit_game(game, [read_reveal(revealed)])
+    chain = verify_chain(game)
+    findings, replayed = (list(chain.findings), 0) if not chain.ok else mode.audit_from_files(chain.turns)
+    return None, AuditReport(findings=list(findings), replayed=replayed)

@@ -88,11 +88,13 @@ def demo(
     jp_policy: Annotated[str, typer.Option("--jp", help="The Japanese bot's policy: greedy, lookahead or random.")] = "greedy",
     think: Think = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", help="A game option: hidden-units, fog-iph or fog-formosa (one way of hiding units per game, docs/hidden-units.md).")] = None,
-    no_referee: Annotated[bool, typer.Option("--no-referee", help="With --option hidden-units: no referee; the Japanese bot commits and opens his markers, publishes his secret at the end (docs/hidden-units.md).")] = False,
+    no_referee: Annotated[bool, typer.Option("--no-referee", help="No referee: a two-player game (the player who does not move adjudicates, with a seed he committed; every player-turn is replayed from the files, docs/PROTOCOL.md 'Two-player mode'); with --option hidden-units, the Japanese bot commits and opens his markers and publishes his secret at the end (docs/hidden-units.md).")] = False,
     escrow: Annotated[bool, typer.Option("--escrow", help="With --no-referee --option hidden-units: a third party holds the escrow; at the end the Japanese bot vanishes and the holder recovers his secret (pbem blind recover).")] = False,
 ) -> None:
     """Play a whole scenario bot against bot through the real files: keys, turn files, orders, verify, audit, result."""
-    if no_referee:
+    from pbem.protocol.fog_options import fog_option
+
+    if no_referee and fog_option(option) is not None:
         _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition, escrow)
         return
     if escrow:
@@ -114,9 +116,10 @@ def demo(
     from pbem.game.step import check_options
 
     check_options(option)  # an unknown option, or two ways of hiding units: refused before the folder is made
-    folder = directory or default_folder(scenario)
+    folder = directory or default_folder(scenario, referee=not no_referee)
     console = Console(highlight=False, soft_wrap=True, markup=False)
-    console.print(f"pbem demo: {scenario}, {policies['US']} US bot against {policies['JP']} Japanese bot, in {Path(folder)}")
+    players = ", two players and no referee" if no_referee else ""
+    console.print(f"pbem demo: {scenario}{players}, {policies['US']} US bot against {policies['JP']} Japanese bot, in {Path(folder)}")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("player-turns"), TimeElapsedColumn())
     with Progress(*columns, console=console) as progress:
         task = progress.add_task("starting", total=None)
@@ -130,13 +133,20 @@ def demo(
                 progress.console.print(f"  Game-Turn {t.turn:>2} {t.side:<2}  {t.moves:>3} move(s)  {t.combats:>2} combat(s)  dice {dice}")
             progress.update(task, completed=t.done, total=t.total, description=f"Game-Turn {t.turn} {t.side}")
 
-        result = run_demo(scenario, folder, seed=seed, edition=edition, policies=policies, on_turn=on_turn, options=option, think=think)
+        result = run_demo(scenario, folder, seed=seed, edition=edition, policies=policies, on_turn=on_turn, options=option, think=think,
+                          referee=not no_referee)
     game = result.game
     if result.verify_findings:
         console.print(f"NOT VERIFIED: first bad file {result.verify_findings[0].file}")
+    elif result.reveal is None:
+        console.print(f"verified: {result.player_turns + 1} turn files — signatures, hash chain, seed commitments, every roll, "
+                      "and every player-turn replayed from the files alone")
     else:
         console.print(f"verified: {result.player_turns + 1} turn files — signatures, hash chain, seeds and every roll")
-    if result.audit.ok:
+    if result.audit.ok and result.reveal is None:
+        console.print(f"audited with no key, from the turn files alone (a two-player game hides nothing): "
+                      f"{result.audit.replayed} adjudications replayed")
+    elif result.audit.ok:
         console.print(f"audited with no key, from the referee's reveal file: {result.audit.replayed} adjudications replayed, "
                       f"{result.audit.views_checked} sealed views confirmed")
     else:
@@ -152,9 +162,8 @@ def demo(
     console.print(f"  {pbem} view {last} --key {us_key}")
     console.print(f"  {pbem} dice {game_q}")
     console.print(f"  {pbem} verify {game_q}")
-    console.print(f"  {pbem} audit {game_q} --reveal {quote(result.reveal)}")
-    if result.drawn:  # pbem show draws the views of this game's rules system
-        console.print(f"  {pbem} show {last} --key {us_key} --html map.html")
+    console.print(f"  {pbem} audit {game_q}" + ("" if result.reveal is None else f" --reveal {quote(result.reveal)}"))
+    console.print(f"  {pbem} show {last} --key {us_key} --html map.html")
     raise typer.Exit(0 if result.audit.ok and not result.verify_findings else 1)
 
 
@@ -162,13 +171,7 @@ def _blind_demo(scenario, directory, seed, us_policy, jp_policy, option, edition
     """The demo of hidden units with no referee: two folders, the files copied between them as mail would carry them."""
     from pbem.bot.blind_demo import default_blind_folder, run_blind_demo
     from pbem.loading.datafiles import find_scenario
-    from pbem.errors import BadInput
 
-    from pbem.protocol.fog_options import fog_option
-
-    if fog_option(option) is None:
-        raise BadInput("pbem demo --no-referee plays hidden units with no referee (a two-player game without them has no demo yet)",
-                       hint="add --option hidden-units")
     find_scenario(scenario)
     from pbem.game.step import check_options
 

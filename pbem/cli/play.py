@@ -26,8 +26,4 @@ def play(
     from pbem.web.serve import play as serve_play
 
     load_turn(turn)  # a damaged or foreign turn file is told before the passphrase is asked
-    from pbem.loading.turns import open_turn
-    from pbem.systems import refuse_undrawn
-
-    refuse_undrawn(open_turn(turn).scenario, "the pbem play page", str(turn))
     serve_play(turn, lambda: open_key(key, passphrase_env), orders, port, not no_browser, typer.echo)

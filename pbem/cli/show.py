@@ -37,11 +37,9 @@ def show(
     page: Annotated[Optional[Path], typer.Option("--html", metavar="FILE", help="Write an offline page: hover units, click hexes, toggle layers.")] = None,
 ) -> None:
     """Draw your side's view as a hex map: in the terminal, or as SVG (--svg) or an offline page (--html)."""
-    from pbem.errors import BadInput
     from pbem.loading.turns import open_turn
     from pbem.game.player import view_for
     from pbem.protocol.passphrase import open_key
-    from pbem.render.scene import build_scene
 
     from pbem.cli.own_files import commands_for
 
@@ -52,16 +50,10 @@ def show(
         game = open_turn(turn)
         _, seen = view_for(game.turn, open_key(key, passphrase_env))
         loaded = game.scenario
-    from pbem.systems import refuse_undrawn
+    from pbem.systems import system_of
 
-    refuse_undrawn(loaded, "pbem show", str(turn))
-    board = loaded.board
-    # an objective's fields are plain values: its model_dump(exclude_none=True) without building a serializer (issue 26)
-    objectives = [{name: value for name, value in o if value is not None} for o in loaded.scenario.objectives]
-    if around is not None and not board.on_board(around):
-        raise BadInput(f"--around {around} is not a hex of this {board.cols}x{board.rows} map",
-                       hint=f"give a hex id CCRR from 0101 to {board.cols:02d}{board.rows:02d}")
-    scene = build_scene(seen, board, centre=around, radius=radius, show_zoc=zoc, show_events=not no_events, objectives=objectives)
+    # the game's rules system draws its own views (its board, counters and key): the renderers draw what it gives
+    scene = system_of(loaded).map_scene(seen, loaded, centre=around, radius=radius, show_zoc=zoc, show_events=not no_events)
     if svg is None and page is None:
         if plain:
             from pbem.render.terminal import render_plain

@@ -65,9 +65,25 @@ def verify_game(
     receipts = check_receipts(folders, chain.turns)
     check.findings += receipts.findings
     check.notes += receipts.notes
+    carried = _carried_scenario(genesis)
     for turn in chain.turns:
         check.findings += [Finding(turn.source, p, turn.seq) for p in combat_roll_problems(turn.public, turn.dice.rolls)]
-        check.findings += [Finding(turn.source, p, turn.seq) for p in combat_table_problems(turn.public, turn.dice.rolls, turn.ruleset, turn.source)]
+        check.findings += [Finding(turn.source, p, turn.seq)
+                           for p in combat_table_problems(turn.public, turn.dice.rolls, turn.ruleset, turn.source, carried)]
     if genesis is not None:
         mode_of(genesis).verify(check, folders, replay_with, receipts_required, remember)
     return check
+
+
+def _carried_scenario(genesis: TurnFile | None) -> dict | None:
+    """The scenario document the genesis carries, checked against its hash (a system whose charts are data checks the
+    public records against them), or None without a genesis or with a document that does not match."""
+    from pbem.errors import BadInput
+    from pbem.loading.turns import scenario_document_of
+
+    if genesis is None:
+        return None
+    try:
+        return scenario_document_of(genesis)[0]
+    except BadInput:
+        return None

@@ -64,6 +64,10 @@ class Analysis:
 class Planner:
     """One side's view of one turn file, and the questions its orders raise."""
 
+    clicks = True
+    """The page offers its clicking tools (moves, reach, odds) for these orders (:class:`pbem.game.orders_text.OrdersText`
+    is the page's other planner: orders written as JSON)."""
+
     def __init__(self, view: dict[str, Any], loaded: LoadedScenario, source: str = "orders") -> None:
         self.view = view
         self.side: str = view["side"]

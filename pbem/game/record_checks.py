@@ -41,13 +41,18 @@ def combat_roll_problems(public: dict, rolls: Iterable[dict]) -> list[str]:
     return problems
 
 
-def combat_table_problems(public: dict, rolls: Iterable[dict], ruleset: dict | None = None, source: str | None = None) -> list[str]:
+def combat_table_problems(public: dict, rolls: Iterable[dict], ruleset: dict | None = None, source: str | None = None,
+                          scenario: dict | None = None) -> list[str]:
     """Where a public record of a player-turn is not what its rules system's tables give, from public data alone
-    (the SPI system: the Combat Results Table, 7.61, I2): asked of the system the game's ``ruleset`` pins
-    (:mod:`pbem.systems`; None: the SPI system; ``source``: the file it came from, named if pbem plays no such system)."""
+    (the SPI system: the Combat Results Table, 7.61, I2; the Legion system: the charts its genesis carries): asked of
+    the system the game's ``ruleset`` pins (:mod:`pbem.systems`; None: the SPI system; ``source``: the file it came
+    from, named if pbem plays no such system; ``scenario``: the scenario document the genesis carries, when known)."""
     from pbem.systems import name_in, system_named
 
-    return system_named(name_in(ruleset), source=source, field="ruleset.system").record_problems(public, list(rolls))
+    system = system_named(name_in(ruleset), source=source, field="ruleset.system")
+    if scenario is None:
+        return system.record_problems(public, list(rolls))
+    return system.record_problems(public, list(rolls), scenario=scenario)
 
 
 def view_problems(view: dict, public: dict) -> list[str]:

@@ -23,6 +23,18 @@ from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.turnfile import REFEREE, TurnFile
 
 
+def rules_named(ruleset: object) -> object:
+    """How the game's rules are named for people, by its rules system (an SPI game's edition, a Legion game's system):
+    a field one system has is never printed as None for another's game.  A system this pbem does not play: its name."""
+    from pbem.errors import BadInput
+    from pbem.systems import name_in, system_named
+
+    try:
+        return system_named(name_in(ruleset)).rules_named(ruleset if isinstance(ruleset, dict) else {})
+    except BadInput:
+        return name_in(ruleset)
+
+
 @dataclass
 class Status:
     """The answer, for people (``lines``) and for scripts (``as_dict``)."""
@@ -77,7 +89,7 @@ class Status:
             return [f"{self.folder}: no game here ({self.problem})", f"Next: {self.action}", *self.notes]
         parties = f"referee {info['referee']}" if info["referee"] else "two players, no referee"
         out = [
-            f"Game {info['game']} — {info['title'] or info['scenario']} ({info['edition']}), {parties}",
+            f"Game {info['game']} — {info['title'] or info['scenario']} ({rules_named(self.latest.ruleset)}), {parties}",
             f"Latest turn file: {info['latest_file']} (" + ("verifies" if self.verified else f"DOES NOT VERIFY: {self.problem}") + ")",
         ]
         if info["over"]:

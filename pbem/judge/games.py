@@ -139,9 +139,9 @@ def happened_lines(judge: Judge, turn: TurnFile, folder: Path, side: str) -> lis
     sight and every combat with its odds, die and result; under hidden units the American reads only what his view
     shows.  Built by the same function that seals each view, from the referee state; empty if it cannot be read."""
     from pbem.game.codec import state_from_json
-    from pbem.game.narrate import last_lines
     from pbem.game.views import build_view
     from pbem.loading.turns import scenario_of
+    from pbem.systems import system_of
     from pbem.protocol.turnfile import open_referee_state
 
     try:
@@ -157,7 +157,7 @@ def happened_lines(judge: Judge, turn: TurnFile, folder: Path, side: str) -> lis
                           last=last, board=scenario_of(turn).board, before=before)
     except (PbemError, OSError, KeyError, ValueError):
         return []  # the file itself is attached: pbem view tells the same
-    return last_lines(view["last"])
+    return system_of(scenario_of(turn)).tell_last(view["last"])  # told in the words of the game's rules system
 
 
 def nmr_words(policy: str) -> str:

@@ -125,7 +125,7 @@ def _data(scene: Scene) -> str:
 def _unit_rows(scene: Scene) -> str:
     rows = []
     for c in scene.roster():
-        kind = "hidden" if c.hidden else c.kind
+        kind = c.kind_name
         where = {"offmap": "off map", "eliminated": "eliminated", "exited": "left the map (16.13)"}.get(c.hex, c.hex)
         if c.exposed:
             where += " (exposed: the enemy sees it)"

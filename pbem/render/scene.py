@@ -4,6 +4,16 @@ Built from the holder's view (the JSON sealed to his side) and the
 scenario's board, and from nothing else: every renderer draws a
 :class:`Scene`, so no drawing can show what the view does not hold.
 
+A rules system draws its own views through the seam
+(:meth:`pbem.systems.base.RulesSystem.map_scene`): the SPI system with
+:func:`build_scene` below, another from its own room, filling a :class:`Scene`
+with a board that answers the questions the renderers ask of one
+(:class:`DrawnBoard`), counters that say what is printed on them (a
+:class:`Counter`, or a subclass with the system's own markers), hex ownership
+where the rules keep it, and its own :class:`MapKey` (terrain letters and
+colours, hexside features, the legend).  The defaults are the SPI system's,
+so its drawings are what they were.
+
 Hidden units: a view unit without ``kind`` or strengths is drawn as a hidden
 marker (``?``).  Views do not hide units yet (limited intelligence is still to
 come, :mod:`pbem.game.views`); when they do, the units they leave vague become
@@ -14,7 +24,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.engine import hexes
 from pbem.engine.board import Board
@@ -34,6 +44,49 @@ SEA_LETTER = "~"
 
 def terrain_letter(name: str) -> str:
     return TERRAIN_LETTERS.get(name, name[:1].upper() or "?")
+
+
+class DrawnBoard(Protocol):
+    """What the renderers ask of a board (the SPI :class:`~pbem.engine.board.Board` answers it as it is; another
+    system's room gives an object answering the same in its own terms, with empty sets for what its maps lack)."""
+
+    cols: int
+    rows: int
+    sea: frozenset[Hex]
+    rivers: frozenset[frozenset[Hex]]
+    prohibited: frozenset[frozenset[Hex]]
+    road_sides: frozenset[frozenset[Hex]]
+    road_hexes: frozenset[Hex]
+    trail_sides: frozenset[frozenset[Hex]]
+    trail_hexes: frozenset[Hex]
+    beaches: frozenset[Hex]
+    edges: frozenset[Hex]
+    places: dict[str, Hex]
+    spec: Any
+    """``exits``, ``areas`` and ``display`` (None: north up) of the map as written."""
+    all_hexes: tuple[Hex, ...]
+
+    def on_board(self, h: Hex) -> bool: ...
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]: ...
+    def terrain(self, h: Hex) -> Any: ...
+    def river_between(self, a: Hex, b: Hex) -> bool: ...
+    def prohibited_between(self, a: Hex, b: Hex) -> bool: ...
+
+
+@dataclass(frozen=True)
+class MapKey:
+    """How a system's maps are coloured and read: what a scene without one (the SPI system's) takes from the
+    renderers' own tables.  ``sides``: hexside features beyond rivers and no-crossing sides, each drawn with a
+    character in the terminal and a colour in the SVG; ``legend``: the terminal's legend, each line within 76 columns."""
+
+    letters: dict[str, str]
+    fills: dict[str, str]
+    styles: dict[str, str]
+    legend: tuple[str, ...]
+    sides: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Feature name -> (terminal character, SVG stroke colour)."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """Side -> the colour an owned hex's rim is drawn in (SVG)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +130,32 @@ class Counter:
         if self.artillery:
             return f"{self.barrage or 0}-{self.fpf or 0}-{self.range or 0}/{self.defense}-{self.move or 0}"
         return f"{self.attack or 0}-{self.defense}-{self.move or 0}"
+
+    @property
+    def kind_name(self) -> str | None:
+        """The kind the unit lists print: ``hidden`` for a marker."""
+        return "hidden" if self.hidden else self.kind
+
+    @property
+    def title(self) -> str:
+        """The tooltip of the counter in the SVG."""
+        return (f"{self.id} ({self.side}): " + ("hidden unit" if self.hidden else f"{self.kind} {self.strengths}")
+                + (" — exposed: the enemy sees it now (19B.3)" if self.exposed else ""))
+
+    @property
+    def flags(self) -> str:
+        """What the terminal's unit list adds after the unit's hex."""
+        return ("  no FPF this phase (8.41)" if self.no_fpf else "") + ("  exposed: the enemy sees it (19B.3)" if self.exposed else "")
+
+    @property
+    def marks(self) -> str:
+        """Markers drawn under the counter's strengths in the SVG (none for an SPI counter)."""
+        return ""
+
+    @property
+    def face(self) -> str:
+        """The strengths the SVG prints on the counter: :attr:`strengths`, unless a system's are too long for it."""
+        return self.strengths
 
     @property
     def short(self) -> str:
@@ -164,6 +243,12 @@ class Scene:
     show_events: bool = True
     objectives: list[dict[str, Any]] = field(default_factory=list)
     """The scenario's objectives (15.2, 16.x) as the view's outlook lists them: hex, side, points, name."""
+    owner: dict[Hex, str] = field(default_factory=dict)
+    """Who owns each hex, where the rules keep hex ownership (Legion 5B); empty for the SPI system's."""
+    key: MapKey | None = None
+    """The system's colours and legend; None: the renderers' own (the SPI system's)."""
+    sides: dict[str, frozenset[frozenset[Hex]]] = field(default_factory=dict)
+    """Hexsides of the features the key's ``sides`` names, by feature."""
 
     @property
     def shown(self) -> tuple[Hex, ...]:
@@ -185,6 +270,18 @@ class Scene:
     # -- what the map holds, hex by hex -------------------------------------------
     def terrain_name(self, h: Hex) -> str:
         return "sea" if h in self.board.sea else self.board.terrain(h).name
+
+    def side_feature(self, a: Hex, b: Hex) -> str | None:
+        """The feature the hexside between ``a`` and ``b`` is drawn with: ``prohibited``, ``river``, one of the key's, or None."""
+        board = self.board
+        if board.prohibited_between(a, b):
+            return "prohibited"
+        if board.river_between(a, b):
+            return "river"
+        if not self.sides:  # an SPI map: nothing more (asked for every hexside of a Leyte map, issue 26)
+            return None
+        pair = frozenset((a, b))
+        return next((name for name, sides in self.sides.items() if pair in sides), None)
 
     def objectives_at(self, h: Hex) -> list[dict[str, Any]]:
         return [o for o in self.objectives if o.get("hex") == h]
@@ -247,9 +344,12 @@ class Scene:
 
 
 def objective_text(o: dict[str, Any]) -> str:
-    """``US objective, 15 VP (16.14)``: who scores it, how much, under which rule."""
+    """``US objective, 15 VP (16.14)``: who scores it, how much, under which rule; or what the system says of it
+    (``what``: a Legion objective hex scores no points of its own)."""
     rule = str(o.get("source", "")).split(" ")[0]
     name = f"{o['name']}: " if o.get("name") else ""
+    if o.get("what"):
+        return f"{name}{o['what']}"
     return f"{name}{o.get('side', '?')} objective, {o.get('points', '?')} VP" + (f" ({rule})" if rule else "")
 
 
@@ -313,6 +413,15 @@ def _report(last: dict | None) -> list[str]:
     lines += [f"rule {p['rule']}: {p['message']}" for p in last.get("problems", [])]
     lines += [text.strip() for text in map(describe, telling_order(last.get("events", []))) if text]
     return lines
+
+
+def refuse_off_map(board: DrawnBoard, around: Hex | None) -> None:
+    """BadInput when ``around`` (``pbem show --around``) is not a hex of ``board``."""
+    from pbem.errors import BadInput
+
+    if around is not None and not board.on_board(around):
+        raise BadInput(f"--around {around} is not a hex of this {board.cols}x{board.rows} map",
+                       hint=f"give a hex id CCRR from 0101 to {board.cols:02d}{board.rows:02d}")
 
 
 def build_scene(

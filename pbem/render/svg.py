@@ -101,10 +101,11 @@ def _defs(svg: ET.Element) -> None:
 
 def _hexes(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
     group = ET.SubElement(svg, "g", {"class": "hexes"})
+    fills = scene.key.fills if scene.key else TERRAIN_FILL
     for h in scene.shown:
         terrain = scene.terrain_name(h)
         ET.SubElement(group, "polygon", {"class": f"hex terrain-{terrain}", "data-hex": h, "points": _points(pen.corners(h)),
-                                         "fill": TERRAIN_FILL.get(terrain, "#dddddd")})
+                                         "fill": fills.get(terrain, "#dddddd")})
         cx, cy = pen.centre(h)
         ET.SubElement(group, "text", {"class": "hex-id", "x": _fmt(cx), "y": _fmt(cy - RADIUS * 0.6)}).text = h
 
@@ -121,9 +122,32 @@ def _side_lines(svg: ET.Element, scene: Scene, layer: str, kinds, ends) -> None:
 
 
 def _hexsides(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
-    """Rivers and prohibited hexsides, drawn on the hexside itself."""
+    """Rivers and prohibited hexsides, drawn on the hexside itself; then the key's own features (none for SPI maps),
+    coloured in the line itself so that the style sheet every SPI map carries stays as it is."""
     kinds = (("river", scene.board.rivers), ("prohibited", scene.board.prohibited))
     _side_lines(svg, scene, "hexsides", kinds, lambda a, b: tuple(map(pen.xy, scene.layout.hexside(a, b))))
+    if scene.key and scene.sides:
+        own = tuple((name, sides) for name, sides in sorted(scene.sides.items()) if name in scene.key.sides)
+        _side_lines(svg, scene, "hexsides features", own, lambda a, b: tuple(map(pen.xy, scene.layout.hexside(a, b))))
+        for line in svg[-1]:
+            line.attrib.update({"stroke": scene.key.sides[line.get("class")][1], "stroke-width": "4", "stroke-linecap": "round"})
+
+
+def _ownership(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
+    """Who owns each hex (Legion 5B), as a rim in the owner's colour inside the hex; nothing where the rules keep no
+    ownership (an SPI map has no such layer)."""
+    if not scene.owner:
+        return
+    colours = scene.key.owners if scene.key else {}
+    group = ET.SubElement(svg, "g", {"class": "ownership"})
+    for h in scene.shown:
+        side = scene.owner.get(h)
+        if side and h not in scene.board.sea:
+            mark = ET.SubElement(group, "polygon", {"class": f"owned side-{side}", "data-hex": h, "data-owner": side,
+                                                    "points": _points(pen.corners(h, 0.9)), "fill": "none",
+                                                    "stroke": colours.get(side, SIDE_FILL.get(side, "#888")), "stroke-width": "3",
+                                                    "stroke-opacity": "0.9", "pointer-events": "none"})
+            ET.SubElement(mark, "title").text = f"{h}: owned by {side}"
 
 
 def _ways(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
@@ -285,8 +309,7 @@ def _symbol(group: ET.Element, kind: str | None, x: float, y: float, w: float, h
 def _counter(parent: ET.Element, c: Counter, cx: float, cy: float) -> None:
     w, h = RADIUS * 1.05, RADIUS * 0.9
     group = ET.SubElement(parent, "g", {"class": f"counter side-{c.side}", "data-unit": c.id, "data-hex": c.hex})
-    ET.SubElement(group, "title").text = (f"{c.id} ({c.side}): " + ("hidden unit" if c.hidden else f"{c.kind} {c.strengths}")
-                                          + (" — exposed: the enemy sees it now (19B.3)" if c.exposed else ""))
+    ET.SubElement(group, "title").text = c.title
     ET.SubElement(group, "rect", {"class": "body", "x": _fmt(cx - w / 2), "y": _fmt(cy - h / 2), "width": _fmt(w), "height": _fmt(h),
                                   "rx": "2", "fill": SIDE_FILL.get(c.side, "#ddd")})
     if c.exposed:  # the enemy sees it now: an eye-yellow frame (issue 20)
@@ -298,7 +321,14 @@ def _counter(parent: ET.Element, c: Counter, cx: float, cy: float) -> None:
         return
     ET.SubElement(group, "text", {"class": "counter-id", "x": _fmt(cx), "y": _fmt(cy - h / 2 - 2)}).text = c.id  # a marker has no id to show
     _symbol(group, c.kind, cx - w * 0.3, cy - h * 0.4, w * 0.6, h * 0.42)
-    ET.SubElement(group, "text", {"class": "strengths", "x": _fmt(cx), "y": _fmt(cy + h * 0.38)}).text = c.strengths
+    ET.SubElement(group, "text", {"class": "strengths", "x": _fmt(cx), "y": _fmt(cy + h * 0.38)}).text = c.face
+    if c.marks:  # a system's markers on the counter (Legion: Hit markers, Disruption, CI side), in a red tag below it
+        tag = ET.SubElement(group, "g", {"class": "markers"})
+        width = len(c.marks) * 5.4 + 4
+        ET.SubElement(tag, "rect", {"x": _fmt(cx - width / 2), "y": _fmt(cy + h / 2 - 1), "width": _fmt(width), "height": "10",
+                                    "rx": "2", "fill": "#c0392b"})
+        ET.SubElement(tag, "text", {"x": _fmt(cx), "y": _fmt(cy + h / 2 + 7), "fill": "#fff", "text-anchor": "middle",
+                                    "font-size": "8", "font-weight": "bold", "font-family": "sans-serif"}).text = c.marks
 
 
 def _counters(svg: ET.Element, scene: Scene, pen: _Pen) -> None:
@@ -360,7 +390,7 @@ def build_svg(scene: Scene) -> ET.Element:
     ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": _fmt(width), "height": _fmt(height), "fill": "#fbfaf5"})
     ET.SubElement(svg, "text", {"class": "title", "x": str(MARGIN), "y": "20"}).text = scene.title
     ET.SubElement(svg, "text", {"class": "status", "x": str(MARGIN), "y": "34"}).text = scene.status
-    for layer in (_hexes, _entries, _hexsides, _ways, _places, _zoc, _counters, _events):
+    for layer in (_hexes, _ownership, _entries, _hexsides, _ways, _places, _zoc, _counters, _events):
         layer(svg, scene, pen)
     _compass(svg, width)
     return svg

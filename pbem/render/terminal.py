@@ -67,7 +67,7 @@ def _counter_text(here: list[Counter]) -> str:
 
 def _features(scene: Scene, h: Hex) -> str:
     board = scene.board
-    marks = ""
+    marks = scene.owner.get(h, "")[:1].lower()  # who owns the hex, where the rules keep it (Legion 5B): u or j
     if h in board.road_hexes:
         marks += "="
     if h in board.trail_hexes:
@@ -76,6 +76,8 @@ def _features(scene: Scene, h: Hex) -> str:
         marks += "b"
     if scene.places_at(h):
         marks += "*"
+    if scene.key and scene.objectives_at(h):  # a system with its own key marks its objective hexes (the SPI map does not)
+        marks += "o"
     if h in board.spec.exits:
         marks += "x"
     if h in board.edges or scene.areas_at(h):
@@ -164,10 +166,13 @@ def map_text(scene: Scene) -> Text:
     canvas = _Canvas(lines, width)
     marks = _marks(scene)
     board = scene.board
+    key = scene.key
+    styles = key.styles if key else TERRAIN_STYLE
     for h, (line, col) in cells.items():
         terrain = scene.terrain_name(h)
-        ground = TERRAIN_STYLE.get(terrain, "on #404040")
-        mark = marks.get(h) or (SEA_LETTER if h in board.sea else terrain_letter(terrain))
+        ground = styles.get(terrain, "on #404040")
+        letter = key.letters.get(terrain, terrain[:1].upper() or "?") if key else terrain_letter(terrain)
+        mark = marks.get(h) or (SEA_LETTER if h in board.sea else letter)
         canvas.put(line, col, h, ground)
         canvas.put(line, col + 4, mark, MARK_STYLE.get(mark, ground))
         here = scene.counters.get(h, [])
@@ -179,9 +184,10 @@ def map_text(scene: Scene) -> Text:
         for spot, a, b, plain in _hexside_spots(layout.flat_topped, owner, h, line, col):
             if a is None or b is None or a == b or b not in board.neighbours(a):
                 continue
-            side = "#" if board.prohibited_between(a, b) else "~" if board.river_between(a, b) else None
+            feature = scene.side_feature(a, b)
+            side = {"prohibited": "#", "river": "~"}.get(feature) or (key.sides[feature][0] if key and feature in key.sides else None)
             if side:
-                canvas.put(*spot, side, HEXSIDE_STYLE[side])
+                canvas.put(*spot, side, HEXSIDE_STYLE.get(side, "bold #ffaf5f"))
             elif plain:
                 canvas.put(*spot, plain, "dim")
     return canvas.text()
@@ -194,9 +200,7 @@ def _unit_lines(scene: Scene) -> list[str]:
             side = c.side
             lines.append(f"{side} units:")
         where = {"offmap": "off map" + (f" (enters: {c.entry})" if c.entry else ""), "exited": "left the map (16.13)"}.get(c.hex, c.hex)
-        kind = "hidden" if c.hidden else c.kind
-        flag = ("  no FPF this phase (8.41)" if c.no_fpf else "") + ("  exposed: the enemy sees it (19B.3)" if c.exposed else "")
-        lines.append(f"  {c.id:<14} {kind:<10} {c.strengths:<12} {where}{flag}")
+        lines.append(f"  {c.id:<14} {c.kind_name:<10} {c.strengths:<12} {where}{c.flags}")
     return lines
 
 
@@ -309,7 +313,7 @@ def _screen(scene: Scene, note: str | None, drawn: Text) -> Text:
     extra = _place_lines(scene) + [""] + _unit_lines(scene)
     if scene.show_events and scene.report:
         extra += [""] + scene.report
-    out.append("\n".join(LEGEND + [""] + extra))
+    out.append("\n".join((list(scene.key.legend) if scene.key else LEGEND) + [""] + extra))
     return out
 
 

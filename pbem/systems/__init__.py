@@ -110,14 +110,6 @@ def refuse_options(name: str | None, options: list[str] | None, source: str) -> 
                        file=source, field="--option", hint=f"the options it plays: {plays}; start the game without it")
 
 
-def refuse_undrawn(loaded: LoadedScenario, what: str, source: str) -> None:
-    """BadInput when ``what`` (``pbem show``, the play page) does not draw the views of ``loaded``'s rules system."""
-    system = system_of(loaded)
-    if not system.draws_views:
-        raise BadInput(f"{what} draws the SPI system's board and counters, not yet the views of the rules system {system.name!r}",
-                       file=source, hint="read your view in words with 'pbem view TURN --key KEY' (or --json)")
-
-
 def case_room(document: object, source: str):
     """The room that loads and runs a case of another system than SPI's (``ruleset.system``), or None for an SPI case;
     BadInput naming ``source`` when pbem runs no case of the system named."""

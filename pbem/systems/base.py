@@ -75,10 +75,26 @@ class RulesSystem(Protocol):
         :class:`~pbem.loading.datafiles.LoadedScenario` whose ``system`` is this system's name.  Bad input raises
         :class:`~pbem.errors.BadInput` naming the file and the field."""
 
-    draws_views: bool
-    """Whether ``pbem show`` (the terminal map, its SVG and offline page) and the ``pbem play`` page draw this system's
-    views: they draw the SPI board, counters and odds; a system they do not draw is refused there, exit 2, pointing
-    to ``pbem view``, which tells every system's view (:meth:`tell_view`)."""
+    def map_scene(self, view: dict, loaded: Any, *, centre: str | None = None, radius: int | None = None,
+                  show_zoc: bool = False, show_events: bool = True, objectives: bool = True) -> Any:
+        """A side's sealed ``view`` as a map: the :class:`~pbem.render.scene.Scene` that ``pbem show`` (terminal,
+        SVG, offline page) and the ``pbem play`` page draw, every renderer the same.
+
+        Asked of the system because only its room knows its board (the hexes' terrain and features, the hexsides,
+        roads and places: :class:`~pbem.render.scene.DrawnBoard`), what is printed on its counters and which
+        markers lie on them (a :class:`~pbem.render.scene.Counter`, or the room's own subclass), what else a hex
+        holds (Legion's hex ownership, 5B) and how it is all read (a :class:`~pbem.render.scene.MapKey`: terrain
+        letters and colours, the legend).  Nothing but the view and the scenario goes in, so no map shows more
+        than the side may see.  ``centre``/``radius``: only the hexes that near (BadInput naming ``--around``
+        when ``centre`` is not on the map); ``objectives``: the scenario's objective hexes drawn (``pbem show``); false
+        (the play page), those the view's outlook lists — a system whose objectives are public rules may draw them anyway."""
+
+    def planner(self, view: dict, loaded: Any, source: str) -> Any:
+        """What the ``pbem play`` page asks while the side to move writes orders on its ``view`` (``source``: the
+        orders file, for messages).  A planner whose ``clicks`` is true answers the clicking page
+        (:class:`pbem.game.planning.Planner`: reach, paths, odds, set-up); one whose ``clicks`` is false
+        (:class:`pbem.game.orders_text.OrdersText`) checks orders written as JSON with :meth:`read_orders` and
+        :meth:`check_orders`, every problem with its rule case, so that any system is played on the page."""
 
     def carried_document(self, loaded: Any, document: dict) -> dict:
         """The scenario document as a genesis carries it: self-contained, every file the scenario names beside it
@@ -105,6 +121,10 @@ class RulesSystem(Protocol):
         """A side's sealed view in words (``pbem view``), from its plain JSON alone (no model built); ``outlook``: what the
         scenario holds in store (:func:`pbem.game.views.outlook`)."""
 
+    def tell_last(self, last: dict) -> list[str]:
+        """The last player-turn of a view (its ``last``: valid or not, problems, events, combats) in words, as
+        :meth:`tell_view` tells it: the judge's turn-file mail quotes it, and only the system knows its events."""
+
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         """An orders skeleton for the side to move and hints (``pbem orders template``), from its view and the scenario
         document the genesis carries, as plain JSON."""
@@ -112,6 +132,10 @@ class RulesSystem(Protocol):
     def pinned_ruleset(self, loaded: Any, edition: str | None) -> dict:
         """The rules a new game is played by, as its genesis signs them (edition, exclusive rules, and the system's
         name unless it is the SPI system)."""
+
+    def rules_named(self, ruleset: dict) -> str | None:
+        """How a game's rules are named for people (``pbem status``' first line), from the ruleset its genesis pins: the
+        SPI system's edition (``dg-2009``), a system of one edition its own name; never another system's field as None."""
 
     def rules(self, ruleset: dict) -> Any:
         """The game's rules as the system reads them from the ruleset its signed files carry (ValueError or TypeError
@@ -141,9 +165,11 @@ class RulesSystem(Protocol):
     def victory(self, loaded: Any, state: Any, *, final: bool) -> dict:
         """The victory report on ``state`` as plain JSON (``final``: the game is over, the level is decided)."""
 
-    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+    def record_problems(self, public: dict, rolls: list[dict], scenario: dict | None = None) -> list[str]:
         """Where a signed public record of a player-turn (``public``, its turn file's ``rolls``) is not what the
-        system's tables give, from public data alone: what ``pbem verify`` checks of every turn file without a key."""
+        system's tables give, from public data alone: what ``pbem verify`` checks of every turn file without a key.
+        ``scenario``: the scenario document the game's genesis carries (a system whose charts are data reads them
+        there), or None when the caller has none (no genesis among the files): a system checks then what needs none."""
 
     def bot_orders(self, view: dict, loaded: Any, policy: str, seed: int | None, think: float | None = None) -> dict:
         """Orders for the side whose sealed ``view`` this is, by the system's bot with ``policy`` (an NMR, ``pbem bot``,

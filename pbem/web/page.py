@@ -1,9 +1,12 @@
 """The page: the renderer's SVG of the player's own view, wrapped with the orders panel and the script.
 
-The map is :func:`pbem.render.svg.render_svg` unchanged; this page only adds
-an overlay of its own on top (reachable hexes, planned paths) and the side
-panel.  The script (``play.js``) sends every click to the app and draws the
-answers; it knows no rule.
+The map is :func:`pbem.render.svg.render_svg` unchanged, of the scene the
+game's rules system gives (:meth:`~pbem.systems.base.RulesSystem.map_scene`);
+this page only adds an overlay of its own on top (reachable hexes, planned
+paths) and the side panel.  The script (``play.js``) sends every click to the
+app and draws the answers; it knows no rule.  A system whose planner offers
+no clicking (``clicks`` false) gets the same map with the orders written as
+JSON in a text area (``play_text.js``), checked by the system at each change.
 """
 
 from __future__ import annotations
@@ -73,12 +76,21 @@ def _submitted(sitting: Sitting) -> dict[str, Any] | None:
     return {"revision": latest["revision"], "file": latest["file"], "to": addressee(to)}
 
 
+def _scene(sitting: Sitting):
+    """The side's view as its rules system draws it (the objectives of the view's outlook, as the page always drew)."""
+    from pbem.systems import system_of
+
+    planner = sitting.planner
+    return system_of(planner.loaded).map_scene(planner.view, planner.loaded, objectives=False)
+
+
 def page_html(sitting: Sitting) -> str:
-    from pbem.render.scene import build_scene
     from pbem.render.svg import render_svg
 
     planner = sitting.planner
-    scene = build_scene(planner.view, planner.board)
+    if not planner.clicks:
+        return _text_page(sitting)
+    scene = _scene(sitting)
     data = json.dumps(_facts(sitting), ensure_ascii=False).replace("</", "<\\/")
     title = f"pbem play: turn file {sitting.turn.seq}, {planner.side} orders"
     what = "secret set-up" if planner.setting_up else f"Game-Turn {planner.state.position.turn}"
@@ -125,6 +137,65 @@ shift-click hexes for the route it retreats by (7.7).</p><ol id="fpf"></ol>
 </main>
 <script type="application/json" id="pbem-play">{data}</script>
 <script>{_asset("play.js")}</script>
+</body>
+</html>
+"""
+
+
+def _text_page(sitting: Sitting) -> str:
+    """The page for orders written as JSON: the map, the side's counters, the text area, the system's problems."""
+    from pbem.render.svg import render_svg
+
+    planner = sitting.planner
+    scene = _scene(sitting)
+    facts = {"side": planner.side, "seq": sitting.turn.seq, "orders_path": str(sitting.orders_path),
+             "blank": planner.blank, "submitted": _submitted(sitting)}
+    data = json.dumps(facts, ensure_ascii=False).replace("</", "<\\/")
+    title = f"pbem play: turn file {sitting.turn.seq}, {planner.side} orders"
+    rows = "\n".join(
+        f'<tr class="unit-row" data-unit="{html.escape(c.id)}" data-hex="{html.escape(c.hex)}"><td>{html.escape(c.id)}</td>'
+        f"<td>{html.escape(c.kind_name or '')}</td><td>{html.escape(c.strengths)}</td><td>{html.escape(c.hex)}</td>"
+        f"<td>{html.escape(c.flags.strip())}</td></tr>"
+        for c in scene.roster() if c.side == planner.side)
+    hints = "".join(f"<li>{html.escape(h)}</li>" for h in planner.hints)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_asset("play.css")}
+#orders-text {{ width: 100%; box-sizing: border-box; font: 12px/1.35 monospace; }}
+</style>
+</head>
+<body>
+<header><h1>{html.escape(title)}</h1><div>{html.escape(scene.status)} Orders saved to {html.escape(str(sitting.orders_path))}</div></header>
+<main>
+<div id="map">{render_svg(scene)}</div>
+<aside>
+<section id="tools"><div id="modes"></div><button id="done" type="button">Done</button>
+<button id="check-orders" type="button">Check</button>
+<button id="save-orders" type="button">Save</button>
+<button id="load-orders" type="button">Load saved</button>
+<button id="submit-orders" type="button">Submit</button>
+<div id="status" role="status"></div></section>
+<section id="panel-text"><h2>Orders (JSON)</h2>
+<p>Write this phase's orders as a JSON object (the shape <code>pbem orders template</code> gives), or click: a mode above,
+then the map (a move: your counter, then each hex entered; an attack: the hex attacked, then each attacker; Done ends
+one). Clicks only write into the text; the game's rules system checks it as you type. Anything else (support, advances,
+losses, retreat routes, a note) is written here.</p>
+<ul id="hints">{hints}</ul>
+<textarea id="orders-text" rows="16" spellcheck="false"></textarea></section>
+<section><h2>Problems</h2><ul id="problems"></ul></section>
+<section id="panel-units"><h2>Your units</h2><table><thead><tr><th>unit</th><th>type</th><th>strengths</th><th>hex</th><th>markers</th></tr></thead>
+<tbody>
+{rows}
+</tbody></table></section>
+<section id="mail-box" hidden><h2>Mail to send</h2><pre id="mail"></pre></section>
+</aside>
+</main>
+<script type="application/json" id="pbem-play">{data}</script>
+<script>{_asset("play_text.js")}</script>
 </body>
 </html>
 """

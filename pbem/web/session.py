@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import BadInput, PbemError
-from pbem.game.planning import Planner
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.turnfile import TurnFile
 
@@ -44,7 +43,9 @@ class Sitting:
     turn: TurnFile
     identity: PrivateIdentity
     side: str
-    planner: Planner
+    planner: Any
+    """The rules system's planner for the page (:meth:`pbem.systems.base.RulesSystem.planner`): the clicking one, or
+    orders written as JSON (``clicks`` false)."""
     orders_path: Path
     document: dict[str, Any] = field(default_factory=lambda: dict(EMPTY))
     loaded_from: str | None = None
@@ -56,12 +57,16 @@ class Sitting:
         """The player's view of ``turn_path`` (his turn to give orders, else BadInput), with his orders file loaded if it exists."""
         from pbem.loading.turns import open_turn
         from pbem.game.player import side_to_move
+        from pbem.systems import system_of
 
         game = open_turn(turn_path)
         turn = game.turn
         side, view = side_to_move(turn, identity)
         path = orders_path or default_orders_path(turn_path, turn.seq, side)
-        sitting = cls(turn_path, turn, identity, side, Planner(view, game.scenario, str(path)), path)
+        planner = system_of(game.scenario).planner(view, game.scenario, str(path))
+        sitting = cls(turn_path, turn, identity, side, planner, path)
+        if not planner.clicks:  # orders written as JSON start from the phase's template
+            sitting.document = dict(planner.blank)
         if path.exists():
             sitting.load()
         return sitting

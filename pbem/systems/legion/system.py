@@ -22,9 +22,8 @@ and :mod:`.blind` what the no-referee mode commits and opens.
 
 What is not yet carried through the seam: the defender's standing choices written
 in orders (I1: ``defense`` is refused, the policy of docs/legion.md
-decides), a public-record check against the charts (``record_problems``
-checks that a rejected player-turn rolled nothing, no more), and maps
-(``draws_views`` is false: ``pbem view`` tells a view, :mod:`.telling`).
+decides), and the play page's reachable hexes, paths and odds (:mod:`.drawing` draws
+the maps; the page takes orders as JSON and clicks).
 """
 
 from __future__ import annotations
@@ -46,7 +45,6 @@ class LegionSystem:
 
     name = NAME
     title = "Legion Island War Series Standard Rules (2010, Saipan / Tinian): the ground game"
-    draws_views = False  # pbem/render/ draws the SPI board and counters
     options: frozenset[str] = frozenset({"hidden-units"})  # 19B limited intelligence and Dummies, through the seam (:mod:`.views`)
 
     # -- the scenario -----------------------------------------------------------------------------------------
@@ -128,6 +126,27 @@ class LegionSystem:
 
         return tell(view, outlook)
 
+    def tell_last(self, last: dict) -> list[str]:
+        """As ``pbem view`` tells it (:mod:`.telling`): moves, each combat with its odds, die and result, losses, Hits."""
+        from pbem.systems.legion.telling import last_lines
+
+        return last_lines(last)
+
+    def map_scene(self, view: dict, loaded, *, centre: str | None = None, radius: int | None = None,
+                  show_zoc: bool = False, show_events: bool = True, objectives: bool = True):
+        """The room's map (:mod:`.drawing`): the TEC's terrains and hex-sides, counters with their markers, hex ownership (5B),
+        and the objective hexes always (20: the scenario's Victory Table, known to both players)."""
+        from pbem.systems.legion.drawing import scene
+
+        return scene(view, loaded, centre=centre, radius=radius, show_zoc=show_zoc, show_events=show_events)
+
+    def planner(self, view: dict, loaded, source: str):
+        """Orders written as JSON on the page, checked by this system (no clicking yet), starting from the template."""
+        from pbem.game.orders_text import OrdersText
+
+        blank, hints = self.orders_template(view, {})
+        return OrdersText(view, loaded, source, blank, hints)
+
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         """The blocks of orders the position's phase takes (4), empty, and what each holds."""
         phase = view["state"]["position"]["phase"]
@@ -153,6 +172,10 @@ class LegionSystem:
             raise BadInput(f"the {NAME} rules system has one edition, the 2010 Series Standard Rules: give no --edition, not {edition!r}",
                            field="edition")
         return {"system": NAME}
+
+    def rules_named(self, ruleset: dict) -> str:
+        """One edition (the 2010 Series Standard Rules): the system's name, where an SPI game names its edition."""
+        return NAME
 
     def rules(self, ruleset: dict) -> dict:
         if set(ruleset) != {"system"}:
@@ -230,13 +253,15 @@ class LegionSystem:
 
         return victory(state, loaded.scenario.victory)
 
-    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
-        """Every roll of a player-turn is one of this system's (each names its rule case or procedure); a rejected
-        player-turn rolls none.  The charts' check of each combat from public data is not yet written."""
+    def record_problems(self, public: dict, rolls: list[dict], scenario: dict | None = None) -> list[str]:
+        """A rejected player-turn rolls none; every combat and roll of a valid one is what the charts the genesis
+        carries (``scenario``) give for its record and the committed dice (:mod:`.records`: 9A.1, 9A.2, 6B.2, 9J, 19A)."""
+        from pbem.systems.legion.records import record_problems
+
         valid = (public.get("last") or {}).get("valid")
         if not valid and rolls:
             return [f"{len(rolls)} roll(s) made for a player-turn whose orders were rejected"]
-        return []
+        return record_problems(public, rolls, scenario)
 
     def bot_orders(self, view: dict, loaded, policy: str, seed: int | None, think: float | None = None) -> dict:
         """The room's bot (:mod:`.bot`): the simplest legal policy."""

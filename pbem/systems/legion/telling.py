@@ -43,6 +43,11 @@ def tell(view: dict[str, Any], outlook: dict[str, Any] | None = None) -> str:
     return "\n".join(lines)
 
 
+def last_lines(last: dict[str, Any]) -> list[str]:
+    """The last orders of a view in words (the judge's turn mail quotes them): :func:`tell`'s own lines."""
+    return _last(last)
+
+
 def _last(last: dict[str, Any]) -> list[str]:
     lines = [f"Last orders ({last['side']}): " + ("carried out." if last["valid"] else "rejected, nothing done.")]
     for problem in last.get("problems", []):
@@ -60,6 +65,9 @@ def _event(event: dict[str, Any]) -> str:
     kind = event.get("type")
     if kind == "moved":
         return f"{event['unit']} moved {event['from']} -> {' '.join(event['path'])} ({event.get('cost')} MP)"
+    if kind in ("retreated", "advanced") and event.get("unit") and "path" in event:
+        end = " and was eliminated" if event.get("eliminated") else ""
+        return f"{event['unit']} {kind} {event.get('from')} -> {' '.join(event['path']) or 'nowhere'}{end} ({event.get('rule', '9F')})"
     if kind in ("assault", "fire") and "die" in event:
         return (f"combat {event['index']}: {kind} on {event['target']} at {event.get('odds') or event.get('column')}, "
                 f"die {event['die']}{_drm(event)}: {event.get('result')}")

@@ -26,7 +26,6 @@ class SpiSystem:
 
     name = NAME
     title = "SPI Island War standard rules (spi-1975, dg-2009) with the Leyte exclusive rules"
-    draws_views = True
     options = frozenset(FOG_OPTIONS)  # hidden units as 19B, IPH 6.8 or Formosa 11.0 (pbem/engine/fog_variants), in every mode
 
     def load_scenario(self, document: dict, path: Path, *, verified: bool = False):
@@ -64,10 +63,33 @@ class SpiSystem:
 
         return narrate(view, outlook)
 
+    def tell_last(self, last: dict) -> list[str]:
+        from pbem.game.narrate import last_lines
+
+        return last_lines(last)
+
     def orders_template(self, view: dict, document: dict) -> tuple[dict, list[str]]:
         from pbem.game.player import entry_hexes, orders_template
 
         return orders_template(view, entry_hexes(document["map"]))
+
+    def map_scene(self, view: dict, loaded, *, centre: str | None = None, radius: int | None = None,
+                  show_zoc: bool = False, show_events: bool = True, objectives: bool = True):
+        """:func:`pbem.render.scene.build_scene` on the scenario's board (the renderers' own key: SPI's terrain and counters);
+        without ``objectives``, those of the view's outlook, as the play page has always drawn them."""
+        from pbem.render.scene import build_scene, refuse_off_map
+
+        board = loaded.board
+        refuse_off_map(board, centre)
+        # an objective's fields are plain values: its model_dump(exclude_none=True) without building a serializer (issue 26)
+        listed = [{name: value for name, value in o if value is not None} for o in loaded.scenario.objectives] if objectives else None
+        return build_scene(view, board, centre=centre, radius=radius, show_zoc=show_zoc, show_events=show_events, objectives=listed)
+
+    def planner(self, view: dict, loaded, source: str):
+        """The clicking page's planner (:class:`pbem.game.planning.Planner`): reach, paths, odds, the set-up, from the engine."""
+        from pbem.game.planning import Planner
+
+        return Planner(view, loaded, source)
 
     def pinned_ruleset(self, loaded, edition: str | None) -> dict:
         ruleset = loaded.scenario.ruleset.model_dump(mode="json")
@@ -76,6 +98,10 @@ class SpiSystem:
         if loaded.system not in (None, NAME):  # a system that borrows this one's scenario model pins its own name (pbem.systems)
             ruleset["system"] = loaded.system
         return ruleset
+
+    def rules_named(self, ruleset: dict) -> str | None:
+        """The edition the ruleset pins (``dg-2009`` or ``spi-1975``), as ``pbem status`` has always printed it."""
+        return ruleset.get("edition") if isinstance(ruleset, dict) else None
 
     def rules(self, ruleset: dict):
         """The edition and exclusive rules (I1, :class:`pbem.model.ruleset.Ruleset`)."""
@@ -146,7 +172,8 @@ class SpiSystem:
 
         return victory_report(loaded.board, loaded.scenario, state, final=final).as_dict()
 
-    def record_problems(self, public: dict, rolls: list[dict]) -> list[str]:
+    def record_problems(self, public: dict, rolls: list[dict], scenario: dict | None = None) -> list[str]:
+        """The Combat Results Table is the engine's own (7.61): the scenario adds nothing to the check."""
         from pbem.systems.spi.records import combat_table_problems
 
         return combat_table_problems(public, rolls)

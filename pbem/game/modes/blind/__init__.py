@@ -176,7 +176,9 @@ class BlindMode(GameMode):
         held = blind_files.load(folder)
         found = blind_files.findings(held)
         pubs = held.record.publications
-        edition = (held.record.ruleset or {}).get("edition", (held.record.ruleset or {}).get("system", "dg-2009"))
+        from pbem.systems import system_of
+
+        edition = system_of(held.loaded).rules_named(held.record.ruleset or {}) or "dg-2009"  # a Legion game: its system
         track = ", its own Ground Support track" if held.messages[0].body.get("overrides") else ""
         lines = [f"game {held.game}: {held.loaded.scenario.id} ({edition}{track}), hidden units, no referee; {len(held.messages)} file(s), "
                  f"{len(pubs)} step(s) played" + (", game over" if held.over else "")]
