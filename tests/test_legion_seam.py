@@ -38,8 +38,10 @@ def test_the_legion_system_is_registered_and_answers_the_seam():
         system.pinned_ruleset(loaded, "dg-2009")
     opening = system.opening(loaded, hidden=False)
     assert system.state_from_json(json.loads(json.dumps(system.state_to_json(opening)))) == opening  # the codec round-trips
-    with pytest.raises(BadInput, match="hidden-units option is not yet played"):
-        system.opening(loaded, hidden=True)
+    assert system.opening(loaded, hidden=True).exposed == frozenset()  # 19B: every Japanese counter starts Hidden
+    plain = loaded.scenario.model_copy(update={"limited_intelligence": False})
+    with pytest.raises(BadInput, match="without limited intelligence"):
+        system.opening(type(loaded)(loaded.path, plain, loaded.board, loaded.system), hidden=True)
 
 
 def test_scenario_list_and_show_name_each_scenarios_rules_system():
@@ -119,12 +121,12 @@ def test_a_two_player_game_of_the_test_island_is_played_and_verified_by_both(tmp
 
 
 @pytest.mark.parametrize("mode", [[], ["--no-referee"]], ids=["referee", "no-referee"])
-def test_hidden_units_are_refused_for_the_test_island_before_anything_is_written(mode, tmp_path):
-    """19B limited intelligence is in the Legion room (its views), not yet in the game layer's fog: the option is
-    refused by the system's own answer (``options``), naming it, with exit 2 and nothing written."""
-    status, out, err = run("demo", "--scenario", ISLAND, "--dir", tmp_path / "demo", "--option", "hidden-units", *mode)
+def test_another_way_of_hiding_units_is_refused_for_the_test_island_before_anything_is_written(mode, tmp_path):
+    """The Legion system plays 19B's hidden units (tests/test_legion_hidden*.py), not the SPI fog variants (IPH 6.8):
+    that option is refused by the system's own answer (``options``), naming it, with exit 2 and nothing written."""
+    status, out, err = run("demo", "--scenario", ISLAND, "--dir", tmp_path / "demo", "--option", "fog-iph", *mode)
     assert status == 2 and "Traceback" not in err
-    assert "the game option 'hidden-units' is not yet played with the rules system 'legion-2010'" in err
+    assert "the game option 'fog-iph' is not yet played with the rules system 'legion-2010'" in err
     assert "legion-test-island.json" in err and not (tmp_path / "demo").exists()
 
 

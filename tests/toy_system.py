@@ -135,5 +135,64 @@ class StillSystem:
     def with_suggestions(self, problems, state):
         return list(problems)
 
+    # -- hidden units (pbem/systems/base.py): it plays none, so a position never hides anything
+    def hides(self, state) -> bool:
+        return False
+
+    def known_position(self, state, side: str):
+        return state
+
+    def known_events(self, board, before, after, side: str, events: list[dict]) -> list[dict]:
+        return events
+
+    def known_victory(self, loaded, state, side: str, victory: dict, *, final: bool) -> dict:
+        return victory
+
+    def judged_on(self, state, side: str):
+        return state
+
+    def as_carried(self, orders, state, side: str):
+        return orders
+
+    def committed_position(self, state):
+        return state
+
+    def view_position(self, state_json: dict, side: str) -> dict:
+        return state_json
+
+    def sees_everything(self, side: str) -> bool:
+        return True
+
+    def awaits_secret_setup(self, state) -> bool:
+        return False
+
+    # -- with no referee: it has no hidden units, so the mode never asks; the SPI system's answers, borrowed
+    def committed_pieces(self, state, key: bytes) -> dict[str, dict]:
+        return _spi().committed_pieces(state, key)
+
+    def view_markers(self, view: dict) -> list[str]:
+        return _spi().view_markers(view)
+
+    def marker_hex(self, marker: str) -> str:
+        return marker
+
+    def blind_exposure(self, board, before, after, events, side, keys):
+        return {}, {}, frozenset()
+
+    def order_of_battle(self, loaded) -> dict[str, dict]:
+        return _spi().order_of_battle(loaded)
+
+    def dummies_removed(self, events: list[dict]) -> list[str]:
+        return []
+
+    def blind_public_checks(self) -> frozenset[str]:
+        return frozenset()
+
+
+def _spi():
+    from pbem.systems import system_named
+
+    return system_named(None)
+
 
 SYSTEM = StillSystem()

@@ -47,14 +47,12 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
 
     ``escrow``: a third party (``escrow.key``) holds the escrow, and at the end the Japanese bot vanishes instead of
     publishing his secret: the holder recovers it from the American folder (``pbem blind recover``)."""
-    from pbem.bot.play import bot_orders
-
     from pbem.loading.datafiles import find_scenario, scenario_document
     from pbem.model.common import HIDDEN_UNITS
-    from pbem.systems import name_in, refuse_options
+    from pbem.systems import name_in, refuse_options, system_of
 
     path = find_scenario(scenario)  # a scenario of a rules system that has no hidden units is refused before anything is written
-    refuse_options(name_in(scenario_document(path)), [HIDDEN_UNITS], str(path))
+    refuse_options(name_in(scenario_document(path)), options or [HIDDEN_UNITS], str(path))
     folders = {side: folder / side for side in ("JP", "US")}
     if any((f / blindfile.file_name(0)).exists() for f in folders.values()):
         raise BadInput("a game already exists here", file=str(folder), hint="give another --dir")
@@ -68,7 +66,7 @@ def run_blind_demo(scenario: str, folder: Path, *, policies: dict[str, str], see
 
     def bot(side: str):
         # the demo's --seed makes a game again; without one each side draws from its own per-game secret (issue 35)
-        return lambda view, loaded, drawn: bot_orders(view, loaded, policies[side], drawn if seed is None else seed)
+        return lambda view, loaded, drawn: system_of(loaded).bot_orders(view, loaded, policies[side], drawn if seed is None else seed)
 
     def send(path: Path, side: str) -> None:
         other = folders["US" if side == "JP" else "JP"]

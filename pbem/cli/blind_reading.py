@@ -23,13 +23,13 @@ def side_view(path: Path, key: Path, passphrase_env: Optional[str]):
 def view_game(path: Path, key: Path, passphrase_env: Optional[str], as_json: bool) -> None:
     """``pbem view`` on a game without a referee: the American player's markers, the Japanese player's own units."""
     from pbem.game.modes.blind.views import scenario_document
-    from pbem.game.narrate import narrate
     from pbem.game.views import outlook, reading_view
+    from pbem.systems import system_of
 
     seen = side_view(path, key, passphrase_env)
     with reading_view(str(path), what=f"the {seen.side} view after step {seen.step}"):
         ahead = outlook(scenario_document(seen.held), seen.view)
-        text = None if as_json else narrate(seen.view, ahead)
+        text = None if as_json else system_of(seen.held.loaded).tell_view(seen.view, ahead)  # the game's rules system tells it
     if as_json:
         output.echo_json({**seen.view, "outlook": ahead})
     else:

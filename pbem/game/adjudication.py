@@ -23,7 +23,7 @@ from pbem.protocol.dice import DiceStream
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.ordersfile import open_orders_for_turn
 from pbem.protocol.turnfile import TurnFile
-from pbem.systems import system_of
+from pbem.systems import system_of, system_of_state
 
 
 def adjudicate_orders(
@@ -68,7 +68,7 @@ def adjudicate_orders(
     step = play(loaded, turn.ruleset, state, body.orders, dice, game=turn.game, seq=turn.seq + 1, scenario_ref=scenario_ref,
                 source=orders_name(turn.seq, body.side, body.revision))
     earlier_headers = [o.envelope for o in sorted(superseded.values(), key=lambda o: o.revision)]
-    following = mode.following(turn, referee, step, body, dice, earlier_headers, loaded=loaded, hidden=state.hidden is not None)
+    following = mode.following(turn, referee, step, body, dice, earlier_headers, loaded=loaded, hidden=system_of_state(state).hides(state))
     return Adjudicated(following, body, step)
 
 

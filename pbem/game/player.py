@@ -91,7 +91,9 @@ def check_own_orders(turn: TurnFile, identity: PrivateIdentity, document: Any, s
     orders = system_of(scenario_of(turn)).read_orders(document, source)
     state = state_of_view(view)
     found = problems_on_view(scenario_of(turn), view["ruleset"], state, side, orders)
-    if state.hidden is not None:
+    from pbem.systems import system_of_state
+
+    if system_of_state(state).hides(state):
         from pbem.game.hidden_names import hidden_named
 
         seen = set(state.locations)
@@ -105,10 +107,7 @@ def problems_on_view(loaded, ruleset: dict[str, Any], state, side: str, orders) 
     from pbem.systems import system_of
 
     system = system_of(loaded)
-    if state.hidden is not None and side == "US":
-        from pbem.game.fog import named_by_hex
-
-        orders = named_by_hex(orders, state)  # a hidden target is named by its hex, as the referee reads it
+    orders = system.as_carried(orders, state, side)  # a hidden target is named by its marker, as the referee reads it
     return system.with_suggestions(list(system.check_orders(loaded, ruleset, state, orders).problems), state)
 
 

@@ -47,10 +47,8 @@ def position_digest(state) -> str:
     """The digest the public record commits to for ``state`` (the whole position, as the referee holds it)."""
     from pbem.game.codec import state_to_json
 
-    if state.hidden is not None:
-        from pbem.game.fog import american_state
+    from pbem.systems import system_of_state
 
-        state = american_state(state)
-    return digest(shown_position(state_to_json(state)))
+    return digest(shown_position(state_to_json(system_of_state(state).committed_position(state))))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from pbem.game.position import position_digest, shown_position
+from pbem.game.position import shown_position
 from pbem.protocol.canonical import canonical_bytes, digest
 
 
@@ -78,17 +78,15 @@ def position_problems(view: dict[str, Any], public: dict[str, Any]) -> list[str]
     if committed is None or not isinstance(view.get("state"), dict):
         return []
     state = view["state"]
-    if view.get("side") == "JP" and state.get("hidden") is not None:
-        from pbem.game.codec import state_from_json
-        from pbem.game.views import reading_view
+    from pbem.game.views import reading_view
+    from pbem.systems import name_in, system_named
 
-        with reading_view("the JP view"):
-            shown = position_digest(state_from_json(state))
-    else:
-        shown = digest(shown_position(state))
+    with reading_view(f"the {view.get('side')} view"):  # the position this side works out for the record (pbem/systems/base.py)
+        worked_out = system_named(name_in(view.get("ruleset")), field="ruleset.system").view_position(state, view.get("side"))
+    shown = digest(shown_position(worked_out))
     if shown != committed:
         whose = ("the American view the public record commits to is not what your position gives"
-                 if view.get("side") == "JP" and state.get("hidden") is not None else
+                 if worked_out is not state else
                  "the position in the view is not the position the public record commits to")
         return [f"{whose} ({shown[:19]}… against {str(committed)[:19]}…)"]
     return []

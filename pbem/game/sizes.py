@@ -45,7 +45,8 @@ _LENGTH_PREFIX = 4
 def sealed_bucket(scenario: Scenario, *, hidden: bool, previous: TurnFile | None, note: str | None = None) -> int:
     """The bucket every sealed part of the next turn file is padded to (``hidden``: the hidden-units option is on;
     ``note``: the note the orders it carries out wrote to the opponent, counted whole, issue 37)."""
-    pieces = len(scenario.units) + (scenario.hidden_units.dummies if hidden and scenario.hidden_units is not None else 0)
+    extra = getattr(scenario, "hidden_units", None)  # the dummies a scenario adds under hidden units (a Legion one lists its own)
+    pieces = len(scenario.units) + (extra.dummies if hidden and extra is not None else 0)
     size = bucket_size(BASE + PER_UNIT * pieces + note_room(note) - _LENGTH_PREFIX)
     if previous is not None and previous.views:  # a file with sealed parts: never a smaller bucket than it
         size = max(size, previous_bucket(previous))

@@ -16,7 +16,6 @@ from typing import Any
 from pbem.loading.datafiles import LoadedScenario, find_scenario, scenario_document
 from pbem.errors import BadInput, PbemError
 from pbem.game.codec import state_to_json
-from pbem.game.fog import american_state, named_by_hex, without_awards
 from pbem.game.limits import capped, size_problem
 from pbem.loading.turns import scenario_hash, shipped_mismatch, with_overrides
 from pbem.game.sizes import sealed_bucket
@@ -63,12 +62,11 @@ def record_step(
     """
     system = system_of(loaded)
     victory = system.victory(loaded, state, final=over)
-    # Under hidden units a timed award stays out of the American view until the final report (docs/hidden-units.md).
-    fogged = victory if over or state.hidden is None or not state.awards else \
-        system.victory(loaded, without_awards(state), final=False)
+    # Under hidden units what the report scores from hidden units (a timed award) stays out of a view until the final
+    # report (docs/hidden-units.md), as the rules system says.
     views = {
         side: build_view(side, state, game=game, seq=seq, scenario=scenario_ref, ruleset=ruleset, over=over, last=last,
-                         victory=fogged if side == "US" else victory, board=loaded.board, before=before)
+                         victory=system.known_victory(loaded, state, side, victory, final=over), board=loaded.board, before=before)
         for side in SIDES
     }
     public = public_record(state, over=over, last=last) | (extra_public or {})
@@ -100,10 +98,10 @@ def play(
     """
     system = system_of(loaded)
     phasing = state.to_act()
-    seen = american_state(state) if state.hidden is not None and phasing == "US" else state
+    seen = system.judged_on(state, phasing)  # the position the side to move may know, under hidden units
     orders, problems, checked = _judged(loaded, ruleset, seen, orders_document, source)
     if orders is not None and not problems:
-        carried = named_by_hex(orders, state) if seen is not state else orders
+        carried = system.as_carried(orders, state, phasing)
         # Judged on the very position it is carried out on (no hidden units, or the Japanese side): checked once.
         result = system.adjudicate(loaded, ruleset, state, carried, dice, checked=checked if seen is state else None)
         if not result.valid:
@@ -150,8 +148,7 @@ def _judged(loaded: LoadedScenario, ruleset: dict, seen: GameState, orders_docum
         orders = system.read_orders(orders_document, f"{source} (the orders inside)")
     except BadInput as exc:
         return None, [Problem("schema", None, exc.render())], None
-    if seen.hidden is not None and phasing == "US":
-        orders = named_by_hex(orders, seen)  # a hidden target is named by its hex, as his own 'pbem validate' reads it
+    orders = system.as_carried(orders, seen, phasing)  # a hidden target named by its marker, as his own 'pbem validate' reads it
     checked = system.check_orders(loaded, ruleset, seen, orders)
     return orders, list(checked.problems), checked
 

@@ -55,19 +55,20 @@ def build_view(
     Under the hidden-units option ``board`` (and ``before``, the position the
     last player-turn started from) let the American view show the Japanese
     moves as they were seen."""
+    from pbem.systems import system_of_state
+
+    system = system_of_state(state)
+    hides = system.hides(state)
     if last is not None and last["side"] != side and last["problems"]:
         # Under hidden units even the number of Japanese problems could hint at hidden units: only "some".
-        withheld = 1 if state.hidden is not None and side == "US" else len(last["problems"])
+        withheld = 1 if hides and side == "US" else len(last["problems"])
         last = {**last, "problems": [], "problems_withheld": withheld}
-    if state.hidden is not None:
-        from pbem.game import fog
-
-        if side == "US":
-            if last is not None:
-                last = {**last, "events": fog.american_events(board, before, state, last["events"])}
-            state = fog.american_state(state)
-        else:
-            state = fog.japanese_state(state)
+    if hides:  # what this side may know, as the rules system hides its units (pbem/systems/base.py)
+        if last is not None:
+            events = system.known_events(board, before, state, side, last["events"])
+            if events is not last["events"]:
+                last = {**last, "events": events}
+        state = system.known_position(state, side)
     return {
         "victory": victory,
         "format": VIEW_FORMAT,
@@ -199,7 +200,9 @@ def public_record(state: GameState, *, over: bool, last: dict | None) -> dict[st
         "awaiting": None if over else state.to_act(),
         "over": over,
     }
-    if state.hidden is not None and not state.hidden.deployed and not over:
+    from pbem.systems import system_of_state
+
+    if not over and system_of_state(state).awaits_secret_setup(state):
         public["setup"] = True  # the Japanese secret set-up is awaited (docs/hidden-units.md)
     from pbem.game.position import position_digest
 

@@ -35,6 +35,8 @@ IdentityLine = Annotated[str, Field(pattern=r"^pbem-id-1 ", max_length=400,
 Step = Annotated[int, Field(ge=-1, description="A step of the game (-1: the set-up's root, 0: the empty root before it).")]
 
 StepKey = Annotated[str, Field(pattern=r"^[1-9][0-9]*$")]
+MarkerId = Annotated[str, Field(pattern=r"^[0-9]{4}(\.[1-9][0-9]{0,2})?$",
+                                description="A marker: its hex (CCRR), and for a counter of a stack its number there (CCRR.N).")]
 OrdersByStep = Annotated[dict[StepKey, Orders], Field(json_schema_extra={"additionalProperties": False},
                                                       description="The Japanese orders of each of his steps, keyed by step.")]
 
@@ -73,7 +75,7 @@ class SetupRoot(BaseModel):
 
     model_config = _CONFIG
     root: Digest
-    markers: list[HexId]
+    markers: list[MarkerId]
 
 
 class OrdersCommitment(BaseModel):
@@ -123,7 +125,7 @@ class Opening(BaseModel):
     """One leaf opened: its marker, index and the tree's size, the piece, the salt and the RFC 6962 audit path."""
 
     model_config = _CONFIG
-    marker: HexId
+    marker: MarkerId
     index: int = Field(ge=0)
     size: int = Field(ge=1)
     piece: dict[str, Any]
@@ -171,8 +173,10 @@ class BlindGenesis(_Body):
     scenario: ScenarioRef
     options: list[Literal["hidden-units", "fog-iph", "fog-formosa"]] = Field(max_length=1)
     identities: Identities
-    setup: SetupRoot
-    commit: OrdersCommitment
+    setup: SetupRoot = Field(description="The root over the Japanese counters as the game begins: his secret set-up's, "
+                                         "or, in a scenario with none, the opening's (step 0).")
+    commit: Optional[OrdersCommitment] = Field(None, description="His orders and salt for step 1, when it is his.")
+    next_seed: Optional[Digest] = Field(None, description="When step 1 is American: the commitment to his seed for it.")
     edition: Optional[Edition] = Field(None, description="The edition both players play by (pbem new --edition; dg-2009 when absent).")
     overrides: Optional[Overrides] = Field(None, description="A Ground Support track in place of the scenario's (pbem new --gsp).")
     escrow: Optional[Escrow] = Field(None, description="Present only in a game with an escrow (pbem new --escrow).")
@@ -235,3 +239,34 @@ class EscrowPart(BaseModel):
     n: int = Field(ge=0)
     seq: Optional[int] = Field(ge=1)
     orders: Optional[Orders]
+
+
+# -- a rules system that brings its own orders (pbem/systems/base.py): its orders are checked by the system when read ---
+
+AnyOrders = dict[str, Any]
+"""Orders of another rules system than SPI's: an object here, checked by that system's own orders schema when read
+(:meth:`pbem.systems.base.RulesSystem.read_orders`, naming the file)."""
+
+
+class BlindAnswerAnyOrders(BlindAnswer):
+    """:class:`BlindAnswer` of a game of another rules system."""
+
+    orders: Optional[AnyOrders] = None
+
+
+class BlindSecretAnyOrders(BlindSecret):
+    orders: dict[StepKey, AnyOrders]
+
+
+class BlindPrivateAnyOrders(BlindPrivate):
+    orders: Optional[dict[StepKey, AnyOrders]] = None
+
+
+class EscrowPartAnyOrders(EscrowPart):
+    orders: Optional[AnyOrders]
+
+
+ANY_ORDERS = {BlindAnswer: BlindAnswerAnyOrders, BlindSecret: BlindSecretAnyOrders, BlindPrivate: BlindPrivateAnyOrders,
+              EscrowPart: EscrowPartAnyOrders}
+"""The model a body of a game of another rules system is checked against, for each that holds orders."""
+

@@ -74,6 +74,18 @@ def system_of(loaded: LoadedScenario) -> RulesSystem:
     return system_named(loaded.system)
 
 
+def orders_of_its_own(name: str | None) -> bool:
+    """Whether the system called ``name`` reads orders of its own shape, not the SPI orders the files' schemas hold
+    (schemas/orders.schema.json): the files of its games carry any orders object, which the system reads."""
+    return (name or SPI) != SPI
+
+
+def system_of_state(state: object) -> RulesSystem:
+    """The system a position belongs to: the one it names (``rules_system``, as :mod:`pbem.game.codec` reads it), else
+    the SPI system's :class:`~pbem.model.state.GameState`."""
+    return system_named(getattr(state, "rules_system", None))
+
+
 def scenario_from_document(document: dict, path: Path, *, verified: bool = False) -> LoadedScenario:
     """A scenario document checked and built by the system it names (BadInput naming the file when pbem plays none by that name)."""
     return system_named(name_in(document), source=str(path)).load_scenario(document, path, verified=verified)

@@ -177,3 +177,88 @@ class RulesSystem(Protocol):
 
     def with_suggestions(self, problems: list[Problem], state: Any) -> list[Problem]:
         """``problems`` with what the player might do instead, where the system knows (what ``pbem validate`` prints)."""
+
+    # -- hidden units: what each side may know (the hidden-units option, docs/hidden-units.md) ------------------------
+    # The game layer's views, public record, orders check and the no-referee mode ask these rather than reading a
+    # position's fog themselves: each system hides its units its own way (the SPI system's 19B markers, one per hex;
+    # Legion's 19B, stacks of markers and the U.S. stacks seen from above), and only its room knows how.
+
+    def hides(self, state: Any) -> bool:
+        """Whether ``state`` keeps units from a side (the game was started with a way of hiding units): the views,
+        the public record and the check of orders then ask the questions below; without it every side sees all."""
+
+    def known_position(self, state: Any, side: str) -> Any:
+        """The position ``side`` may know, as its sealed view carries it (:meth:`state_to_json` of it): the other
+        side's hidden units as markers.  Asked only when :meth:`hides`."""
+
+    def known_events(self, board: Any, before: Any, after: Any, side: str, events: list[dict]) -> list[dict]:
+        """The events of the player-turn from ``before`` to ``after`` as ``side`` may read them (a hidden unit's moves
+        only where it was seen, no hidden unit's name).  Asked only when :meth:`hides`."""
+
+    def known_victory(self, loaded: Any, state: Any, side: str, victory: dict, *, final: bool) -> dict:
+        """The victory report ``victory`` (:meth:`victory` of ``state``) as ``side``'s view tells it: what it scores
+        from hidden units (a timed award, the count of real units) stays out until the game is over."""
+
+    def judged_on(self, state: Any, side: str) -> Any:
+        """The position orders of ``side`` are checked on: every rejection of them must be one his own view gives,
+        so under hidden units a side that may not know the whole position is judged on what it may know
+        (:meth:`known_position`), else the whole position (``state`` itself)."""
+
+    def as_carried(self, orders: Any, state: Any, side: str) -> Any:
+        """``side``'s ``orders`` as they are checked and carried out on ``state`` (its picture, or the whole position):
+        a hidden unit named by its marker read as the unit standing there."""
+
+    def committed_position(self, state: Any) -> Any:
+        """The position the public record's digest commits to (pbem/game/position.py): one that both sides can work
+        out from their own view, so each checks that the record agrees with what he was shown."""
+
+    def view_position(self, state_json: dict, side: str) -> dict:
+        """From the ``state`` of ``side``'s view (plain JSON), the position :meth:`committed_position` gives, as plain
+        JSON: what that side digests to check the public record (``pbem view``, ``verify``)."""
+
+    def sees_everything(self, side: str) -> bool:
+        """Whether, under this system's hidden units, ``side``'s view is the whole position: then his own player-turns
+        are replayed from his views (``verify --replay-mine``); else his orders are re-judged on the view he wrote
+        them on, and the audit replays the rest."""
+
+    def awaits_secret_setup(self, state: Any) -> bool:
+        """Whether ``state`` awaits the Japanese secret set-up (the SPI system's 19B.2): the public record says so, and
+        the no-referee mode commits the set-up at the genesis.  A system whose hidden units start where the
+        scenario prints them has none: the no-referee mode commits the opening's counters instead."""
+
+    # -- hidden units with no referee: what the Japanese player commits, and the American checks at once -----------
+    # The no-referee mode (pbem/game/modes/blind/) commits every Japanese counter under a marker, opens what the rules
+    # expose and lets the American player check each step from public data; what a marker is, what a step exposes and
+    # which checks can be made at once are the rules', so the mode asks the system.
+
+    def committed_pieces(self, state: Any, key: bytes) -> dict[str, dict]:
+        """Every Japanese counter on the map under its marker id, as a root commits it: a dummy only
+        ``{"kind": "dummy"}``, a unit its identity and printed strengths.  ``key`` (derived from the Japanese
+        player's secret) orders what no public fact orders, such as the counters of one stack."""
+
+    def view_markers(self, view: dict) -> list[str]:
+        """The marker ids of an American view (plain JSON), sorted: what the root of its step commits to."""
+
+    def marker_hex(self, marker: str) -> str:
+        """The hex a marker id stands for."""
+
+    def blind_exposure(self, board: Any, before: Any, after: Any, events: list[dict], side: str,
+                       keys: tuple[bytes, bytes]) -> tuple[dict, dict, frozenset]:
+        """The openings a step of ``side`` from ``before`` to ``after`` demands, as the refereed American view of it names
+        them: ``(before, after, claims)`` — markers opened against the root before the step and against its new root
+        (marker id -> unit id), and what neither root can show without telling more than the rules (left to the audit).
+        ``keys``: :meth:`committed_pieces`' keys of the root before and of the new one."""
+
+    def order_of_battle(self, loaded: Any) -> dict[str, dict]:
+        """Every Japanese unit of the scenario (not a dummy) as a root commits it, by id: what an opened piece must be."""
+
+    def dummies_removed(self, events: list[dict]) -> list[str]:
+        """The hexes where the step's (American-view) events remove or reveal a dummy (19B.6)."""
+
+    def blind_public_checks(self) -> frozenset[str]:
+        """Which of the no-referee mode's at-once checks from public data (pbem/game/modes/blind/) read this system's
+        rules and are made for its games: ``setup`` (the committed set-up's markers against the set-up zone and counts,
+        kind by kind), ``setup_openings``, ``exposure`` (the markers an American step must open), ``moves`` (the public
+        bound on hidden moves), ``concealed`` (moves left concealed), ``events`` (each unit where its last event left
+        it), ``attack`` and ``defense`` (a combat's strengths from the opened pieces).  A check left out is the audit's:
+        docs/hidden-units.md's threat table lists each, with its test."""

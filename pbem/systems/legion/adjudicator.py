@@ -66,9 +66,12 @@ def check_orders(board: LegionBoard, state: LegionState, orders: LegionOrders, *
 
 def adjudicate(
     board: LegionBoard, state: LegionState, orders: LegionOrders, dice: DiceSource, defense: LegionDefense | None = None, *, cp_per_unit: int = 0,
+    checked: bool = False,
 ) -> LegionAdjudication:
-    """Check, then carry out, the phasing player's orders from the position's phase on."""
-    problems = check_orders(board, state, orders, cp_per_unit=cp_per_unit)
+    """Check, then carry out, the phasing player's orders from the position's phase on (``checked``: already checked,
+    on the position the phasing side may know under limited intelligence; a move the whole position then refuses is
+    called off as it comes, 6B.2c, as a failed Overrun's later moves are)."""
+    problems = () if checked else check_orders(board, state, orders, cp_per_unit=cp_per_unit)
     if problems:
         return LegionAdjudication(False, problems, (), (), state, 0)
     run = _Run(board, state, orders, dice, defense or _NO_DEFENSE, cp_per_unit)

@@ -15,10 +15,12 @@ exploitation orders are written on the turn file that shows the combat
 results.  So nothing in the files changes: a Legion game is more turn files
 per Game-Turn, not another protocol.
 
-What is not yet carried through the seam: the hidden-units option (19B
-limited intelligence: the room's :mod:`.views` build each side's view, but
-the game layer's fog, :mod:`pbem.game.fog`, is the SPI system's, so a game
-of this system refuses the option), the defender's standing choices written
+The hidden-units option is 19B limited intelligence and Dummies: the
+room's :mod:`.views` answer the seam's questions of what each side may know
+(its view, the events it is told, the position its orders are judged on)
+and :mod:`.blind` what the no-referee mode commits and opens.
+
+What is not yet carried through the seam: the defender's standing choices written
 in orders (I1: ``defense`` is refused, the policy of docs/legion.md
 decides), and the play page's reachable hexes, paths and odds (:mod:`.drawing` draws
 the maps; the page takes orders as JSON and clicks).
@@ -43,7 +45,7 @@ class LegionSystem:
 
     name = NAME
     title = "Legion Island War Series Standard Rules (2010, Saipan / Tinian): the ground game"
-    options: frozenset[str] = frozenset()  # hidden-units (19B) waits for the game layer's views to ask the room (:mod:`.views`)
+    options: frozenset[str] = frozenset({"hidden-units"})  # 19B limited intelligence and Dummies, through the seam (:mod:`.views`)
 
     # -- the scenario -----------------------------------------------------------------------------------------
 
@@ -181,16 +183,15 @@ class LegionSystem:
         return dict(ruleset)
 
     def opening(self, loaded, *, hidden: bool, options: list[str] | None = None):
-        """The scenario's set-up (5B ownership from the ZOCs).  19B limited intelligence is the hidden-units option,
-        which the game layer does not yet carry for this system (its fog is the SPI system's): refused."""
+        """The scenario's set-up (5B ownership from the ZOCs); ``hidden``: with 19B limited intelligence and its Dummies,
+        which a scenario with none (``limited_intelligence`` false) refuses.  Without it every counter is seen and the
+        Dummies stand as 0-strength counters the enemy may examine."""
         from pbem.systems.legion.opening import opening
 
-        if hidden:
-            raise BadInput(f"the hidden-units option is not yet played with the {NAME} rules system (19B: its limited "
-                           "intelligence is in the rules room, not yet in the game's views)", field="--option",
-                           hint="start the game without --option hidden-units (docs/legion.md, 'Playing a game')")
-        state = opening(loaded.board, loaded.scenario.model_copy(update={"limited_intelligence": False}))
-        return state
+        if hidden and not loaded.scenario.limited_intelligence:
+            raise BadInput(f"scenario {loaded.scenario.id} plays without limited intelligence (19B): it has no hidden units",
+                           field="--option", hint="start the game without --option hidden-units")
+        return opening(loaded.board, loaded.scenario.model_copy(update={"limited_intelligence": hidden}))
 
     def read_orders(self, document: Any, source: str):
         from pbem.systems.legion.files import load
@@ -211,10 +212,14 @@ class LegionSystem:
     def adjudicate(self, loaded, ruleset: dict, state, orders, dice: DiceSource, *, checked: Checked | None = None) -> PlayerTurn:
         from pbem.systems.legion.adjudicator import adjudicate
 
-        checked = checked if checked is not None else self.check_orders(loaded, ruleset, state, orders)
+        # Under limited intelligence the orders are judged on the position their side may know (judged_on): every
+        # rejection is one its own view gives; a move the whole position refuses is then called off as it comes (6B.2c).
+        hidden = self.hides(state)
+        if checked is None:
+            checked = self.check_orders(loaded, ruleset, self.judged_on(state, state.to_act()), orders)
         if not checked.valid:
             return PlayerTurn(False, checked.problems, (), (), state)
-        result = adjudicate(loaded.board, state, orders, dice, None, cp_per_unit=loaded.scenario.victory.cp_per_unit)
+        result = adjudicate(loaded.board, state, orders, dice, None, cp_per_unit=loaded.scenario.victory.cp_per_unit, checked=hidden)
         return PlayerTurn(result.valid, tuple(result.problems), tuple(result.events), tuple(result.combats), result.state)
 
     def end_player_turn(self, loaded, before, after):
@@ -266,6 +271,104 @@ class LegionSystem:
 
     def with_suggestions(self, problems: list[Problem], state) -> list[Problem]:
         return list(problems)
+
+    # -- hidden units: 19B limited intelligence and Dummies (:mod:`.views`) -----------------------------------------
+
+    def hides(self, state) -> bool:
+        """Limited intelligence is on (``exposed`` is a set, 19B)."""
+        return state.exposed is not None
+
+    def known_position(self, state, side: str):
+        """19B.2 for the U.S. player (every Japanese counter he may not examine, Dummies among them, a marker in its
+        hex), 19B.1 for the Japanese player (a U.S. stack not next to a Japanese unit shows its top unit alone)."""
+        from pbem.systems.legion.views import known
+
+        return known(state, side)
+
+    def known_events(self, board, before, after, side: str, events: list[dict]) -> list[dict]:
+        """19B.3 (a Japanese move told only as the Clear hexes it was sighted in), 19B.4 (losses once Exposed), no
+        counter the side may not examine named, a Dummy told by its hex (19B.6)."""
+        from pbem.systems.legion.views import known_events
+
+        return known_events(after, side, events)
+
+    def known_victory(self, loaded, state, side: str, victory: dict, *, final: bool) -> dict:
+        """Until the game is over the U.S. view does not count the real Japanese units on the map (it would tell how
+        many markers are Dummies, 19B.6), nor the level a Victory Table that counts them would read."""
+        if final or side != "US" or not self.hides(state):
+            return victory
+        legion = {k: v for k, v in victory["legion"].items() if k != "japanese_units"}
+        counts = any(line.japanese_units_max is not None or line.japanese_units_min is not None
+                     for line in loaded.scenario.victory.levels)
+        headline = victory["headline"]
+        if counts:
+            headline = (f"So far (20): the U.S. player owns {legion['us_objectives']} objective hex(es), "
+                        f"{legion['casualty_points']} U.S. Casualty Points; the level counts Japanese units he cannot see (19B).")
+            legion = {k: v for k, v in legion.items() if k not in ("level", "why")}
+        return victory | {"legion": legion, "headline": headline}
+
+    def judged_on(self, state, side: str):
+        """Under limited intelligence each side's orders on its own view (19B.1 hides U.S. units from the Japanese
+        player as 19B.2 hides Japanese ones from the U.S. player)."""
+        return self.known_position(state, side) if self.hides(state) else state
+
+    def as_carried(self, orders, state, side: str):
+        """Orders name a target by its hex (9): nothing to read."""
+        return orders
+
+    def committed_position(self, state):
+        """Under limited intelligence every counter one side may not examine as a marker: each side works it out
+        from its own view (:func:`.views.common`)."""
+        from pbem.systems.legion.views import common
+
+        return common(state) if self.hides(state) else state
+
+    def view_position(self, state_json: dict, side: str) -> dict:
+        if state_json.get("exposed") is None:
+            return state_json
+        return self.state_to_json(self.committed_position(self.state_from_json(state_json)))
+
+    def sees_everything(self, side: str) -> bool:
+        """Neither side: 19B.2 hides Japanese counters from the U.S. player, 19B.1 U.S. units beneath a stack's top from
+        the Japanese player."""
+        return False
+
+    def awaits_secret_setup(self, state) -> bool:
+        """A Legion scenario prints every set-up hex: the opening's counters are committed, no secret set-up."""
+        return False
+
+    # -- hidden units with no referee (:mod:`.blind`) -------------------------------------------------------------
+
+    def committed_pieces(self, state, key: bytes) -> dict[str, dict]:
+        from pbem.systems.legion.blind import pieces
+
+        return pieces(state, key)
+
+    def view_markers(self, view: dict) -> list[str]:
+        from pbem.systems.legion.blind import view_markers
+
+        return view_markers(view)
+
+    def marker_hex(self, marker: str) -> str:
+        return marker.split(".")[0]
+
+    def blind_exposure(self, board, before, after, events: list[dict], side: str, keys: tuple[bytes, bytes]):
+        from pbem.systems.legion.blind import exposure
+
+        return exposure(before, after, events, side, keys)
+
+    def order_of_battle(self, loaded) -> dict[str, dict]:
+        from pbem.systems.legion.blind import piece
+
+        return {u.id: piece(u) for u in loaded.scenario.units if u.side == "JP" and not u.is_dummy}
+
+    def dummies_removed(self, events: list[dict]) -> list[str]:
+        return [e["hex"] for e in events if e.get("type") == "dummy_revealed"]
+
+    def blind_public_checks(self) -> frozenset[str]:
+        """None of the checks that read the SPI rules (their set-up zone, move bound, exposures, combat strengths):
+        the audit's replay catches what they would (docs/hidden-units.md, the Legion rows)."""
+        return frozenset()
 
 
 SYSTEM = LegionSystem()

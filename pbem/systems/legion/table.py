@@ -21,6 +21,12 @@ SIZE_ARTILLERY_ATTACK = {"regiment": 2, "battalion": 2, "company": 1, "platoon":
 """11: an artillery unit attacking in Assault or Fire Combat has a printed Attack Strength of 2 (battalion or
 regiment) or 1 (battery or smaller)."""
 
+MARKER_TYPE = "hidden"
+"""A counter a side may not examine, in its view of the position (19B.1, 19B.2: :func:`pbem.systems.legion.views.known`)."""
+MARKER_SPEC = UnitTypeSpec(unit_class="infantry", source="assumed: a marker in a side's view is judged as infantry (19B.2: "
+                           "its type is not shown); its ZOC then reaches every hex a unit's may, so a move judged on the view "
+                           "never gets past a ZOC the whole position has")
+
 
 class Table:
     """One position under adjudication (a working copy of a :class:`LegionState`)."""
@@ -62,6 +68,8 @@ class Table:
 
     # -- what a unit is -----------------------------------------------------------------
     def spec(self, u: str) -> UnitTypeSpec:
+        if self.units[u].type == MARKER_TYPE:
+            return MARKER_SPEC
         return self.charts.unit_types.types[self.units[u].type]
 
     def cls(self, u: str):

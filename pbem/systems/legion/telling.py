@@ -97,6 +97,9 @@ def _units(state: dict[str, Any]) -> list[str]:
         on_map = [u for u in units if locations.get(u["id"]) not in OFF_MAP]
         lines.append(f"{side}: {len(on_map)} unit(s) on the map" + (f", {len(units) - len(on_map)} off it" if len(units) > len(on_map) else ""))
         for u in sorted(on_map, key=lambda u: (locations[u["id"]], u["id"])):
+            if u["type"] == "hidden":  # a counter this side may not examine (19B.1, 19B.2)
+                lines.append(f"  {u['id']:<12} {'hidden':<12} {'?':<9} {locations[u['id']]}")
+                continue
             marks = [f"{hits[u['id']]} hit(s)"] if hits.get(u["id"]) else []
             marks += ["CI"] if u["id"] in ci else []
             marks += [("Disrupted", "Badly Disrupted")[disrupted[u["id"]] - 1]] if disrupted.get(u["id"]) else []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pbem.engine import hexes
 from pbem.model.common import Side
+from pbem.systems.legion.counters import Counter
 from pbem.systems.legion.state import LegionState
 
 HIDDEN = "hidden"
@@ -94,3 +95,127 @@ def events_for(state: LegionState, side: Side, events: list[dict]) -> list[dict]
             event = {k: v for k, v in event.items() if k != "units"}
         out.append(event)
     return out
+
+
+# -- the position a side may know, as a position (the hidden-units option through the seam) ----------------------------
+
+MARKER_SIZE = "company"
+"""assumed: the size a marker is drawn with (its ZOC, 5A: a marker of any size but a platoon exerts one into the
+hexes next to it, so a move judged on a view never gets past a hidden unit's ZOC that the whole position has)."""
+
+
+def marker_id(hex_id: str, n: int) -> str:
+    """The ``n``-th marker (from 1) in ``hex_id``: one per counter, numbered in the hex, nothing else told."""
+    return f"{hex_id}.{n}"
+
+
+def marker_counter(marker: str, side: Side) -> Counter:
+    """A hidden counter as the other side sees it (19B.1, 19B.2): a side and a hex, no type, strength or identity."""
+    return Counter(id=marker, side=side, type=HIDDEN, size=MARKER_SIZE, defense=0, move=0)
+
+
+def hidden_from(state: LegionState, side: Side) -> set[str]:
+    """The counters of the enemy of ``side`` that ``side`` may not examine (19B.1 for the U.S. units, 19B.2 for the
+    Japanese): what :func:`view` shows as markers."""
+    units = state.unit_index()
+    if state.exposed is None:
+        return set()
+    if side == "US":
+        return {u.id for u in units.values() if u.side == "JP" and state.on_map(u.id)
+                and (u.type == HIDDEN or u.is_dummy or u.id not in state.exposed)}
+    japanese = {state.locations[u.id] for u in units.values() if u.side == "JP" and state.on_map(u.id)}
+    stacks: dict[str, list[str]] = {}
+    for u in units.values():
+        if u.side == "US" and state.on_map(u.id):
+            stacks.setdefault(state.locations[u.id], []).append(u.id)
+    hidden: set[str] = set()
+    for h, ids in stacks.items():
+        if japanese & set(hexes.neighbours(h)):
+            continue
+        top = max(ids, key=lambda i: (units[i].defense - state.hits.get(i, 0), i))
+        hidden.update(i for i in ids if i != top)
+    return hidden
+
+
+def picture(state: LegionState, hide: set[str], drop: set[str] = frozenset()) -> LegionState:
+    """``state`` with the counters ``hide`` as markers, numbered hex by hex (a marker already there stays one), and
+    nothing said of them: no Hit, Disruption, CI, Fired, Reserve or Defensive Support mark (19B.2: examining a unit is
+    what shows them); the counters ``drop`` not at all."""
+    if not hide and not drop:
+        return state
+    units = state.unit_index()
+    kept = [u for u in state.units if u.id not in hide and u.id not in drop]
+    per_hex: dict[tuple[str, str], int] = {}
+    for u in sorted(hide, key=lambda i: (state.locations[i], i)):
+        key = (state.locations[u], units[u].side)
+        per_hex[key] = per_hex.get(key, 0) + 1
+    markers, where = [], {u: h for u, h in state.locations.items() if u not in hide and u not in drop}
+    for (h, side), n in sorted(per_hex.items()):
+        for i in range(1, n + 1):
+            m = marker_id(h, i) if side == "JP" else f"{h}.u{i}"  # apart from a Japanese marker in a hex of both (9I)
+            markers.append(marker_counter(m, side))
+            where[m] = h
+    shown = {u.id for u in kept} | {m.id for m in markers}
+    return state.model_copy(update={
+        "units": tuple(kept) + tuple(markers), "locations": where,
+        "hits": {u: v for u, v in state.hits.items() if u in shown}, "ci": frozenset(state.ci & shown),
+        "disrupted": {u: v for u, v in state.disrupted.items() if u in shown}, "fired": frozenset(state.fired & shown),
+        "defended": {u: v for u, v in state.defended.items() if u in shown}, "reserve": frozenset(state.reserve & shown),
+        "exposed": frozenset(state.exposed & shown) if state.exposed is not None else None,
+    })
+
+
+def gone_dummies(state: LegionState) -> set[str]:
+    """The Dummies off the map (revealed and eliminated, 19B.6): the U.S. player knew one only as a marker."""
+    return {u.id for u in state.units if u.is_dummy and not state.on_map(u.id)}
+
+
+def known(state: LegionState, side: Side) -> LegionState:
+    """The position ``side`` may know (19B.1, 19B.2): the enemy counters it may not examine as markers, and for the
+    U.S. player no Dummy once gone (which of them went tells nothing he may know)."""
+    return picture(state, hidden_from(state, side), gone_dummies(state) if side == "US" else set())
+
+
+def common(state: LegionState) -> LegionState:
+    """The position both sides can work out from their own view: every counter one side may not examine as a
+    marker.  The same from the whole position, the U.S. view's and the Japanese view's (a marker stays a marker, the
+    top of a U.S. stack is the same unit), so the public record's digest is checked by each side at once."""
+    return picture(state, hidden_from(state, "US") | hidden_from(state, "JP"), gone_dummies(state))
+
+
+def hidden_named(value, names: set[str]):
+    """``value`` (an event, plain JSON) with every name of ``names`` (hidden counters) in it read as "a hidden unit"."""
+    if isinstance(value, str):
+        return "a hidden unit" if value in names else _words_without(value, names)
+    if isinstance(value, dict):
+        return {k: hidden_named(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [hidden_named(v, names) for v in value]
+    return value
+
+
+def _words_without(text: str, names: set[str]) -> str:
+    for name in sorted((n for n in names if n in text), key=len, reverse=True):
+        text = text.replace(name, "a hidden unit")
+    return text
+
+
+def known_events(state: LegionState, side: Side, events: list[dict]) -> list[dict]:
+    """The events ``side`` may read (:func:`events_for`), no counter it may not examine named in them (a move called
+    off names its units, a reason may name a defender), and no Dummy by its name (19B.6: revealed, it is told by its hex)."""
+    told = events_for(state, side, events)
+    names = hidden_from(state, side)
+    if side == "US":
+        names |= {u.id for u in state.units if u.side == "JP" and u.is_dummy}
+    return [hidden_named(e, names) for e in told] if names else told
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)

@@ -189,6 +189,107 @@ class SpiSystem:
 
         return with_suggestions(problems, state.locations)
 
+    # -- hidden units: what each side may know (pbem/game/fog.py: 19B, IPH 6.8, Formosa 11.0) ----------------------
+
+    def hides(self, state) -> bool:
+        return state.hidden is not None
+
+    def known_position(self, state, side: str):
+        """The American picture (:func:`pbem.game.fog.american_state`), or the Japanese one (all but the American
+        intelligence priorities)."""
+        from pbem.game import fog
+
+        return fog.american_state(state) if side == "US" else fog.japanese_state(state)
+
+    def known_events(self, board, before, after, side: str, events: list[dict]) -> list[dict]:
+        """The Japanese moves as the American player saw them (19B.3, 19B.4, 19B.6, 19B.7); the Japanese side reads all."""
+        from pbem.game import fog
+
+        return fog.american_events(board, before, after, events) if side == "US" else events
+
+    def known_victory(self, loaded, state, side: str, victory: dict, *, final: bool) -> dict:
+        """A timed award (Leyte 16.34) stays out of the American view until the final report (issue 19 item 6)."""
+        if final or state.hidden is None or not state.awards or side != "US":
+            return victory
+        from pbem.game.fog import without_awards
+
+        return self.victory(loaded, without_awards(state), final=False)
+
+    def judged_on(self, state, side: str):
+        """The American orders on his picture; the Japanese player, who knows every unit, on the whole position."""
+        if state.hidden is not None and side == "US":
+            from pbem.game.fog import american_state
+
+            return american_state(state)
+        return state
+
+    def as_carried(self, orders, state, side: str):
+        """A hidden target of American orders is named by its hex (its marker's id): the unit standing there."""
+        if state.hidden is not None and side == "US":
+            from pbem.game.fog import named_by_hex
+
+            return named_by_hex(orders, state)
+        return orders
+
+    def committed_position(self, state):
+        """The American picture under hidden units (the Japanese player derives it from the whole position), else all."""
+        if state.hidden is not None:
+            from pbem.game.fog import american_state
+
+            return american_state(state)
+        return state
+
+    def view_position(self, state_json: dict, side: str) -> dict:
+        if side == "JP" and state_json.get("hidden") is not None:
+            from pbem.game.codec import spi_state_from_json, spi_state_to_json
+            from pbem.game.fog import american_state
+
+            return spi_state_to_json(american_state(spi_state_from_json(state_json)))
+        return state_json
+
+    def sees_everything(self, side: str) -> bool:
+        """The Japanese player sees every unit (19B.1: one unit a hex, 5.31); the American player his markers."""
+        return side == "JP"
+
+    def awaits_secret_setup(self, state) -> bool:
+        return state.hidden is not None and not state.hidden.deployed
+
+    # -- hidden units with no referee (pbem/game/modes/blind/: its checks read these rules) -------------------------
+
+    def committed_pieces(self, state, key: bytes) -> dict[str, dict]:
+        """One counter a hex (5.31), under its hex: the marker id is the hex."""
+        from pbem.game.modes.blind.exposure import pieces
+
+        return pieces(state)
+
+    def view_markers(self, view: dict) -> list[str]:
+        from pbem.model.common import NOT_ON_MAP
+
+        where = view["state"]["locations"]
+        return sorted(where[u["id"]] for u in view["state"]["units"] if u["side"] == "JP" and where[u["id"]] not in NOT_ON_MAP)
+
+    def marker_hex(self, marker: str) -> str:
+        return marker
+
+    def blind_exposure(self, board, before, after, events: list[dict], side: str, keys: tuple[bytes, bytes]):
+        from pbem.game.modes.blind import run  # its ``exposure``: the name the mode's cheat tests replace
+
+        found = run.exposure(board, before, after, events, side)
+        return found.before, found.after, found.claims
+
+    def order_of_battle(self, loaded) -> dict[str, dict]:
+        from pbem.game.modes.blind.exposure import PIECE_FIELDS
+
+        return {u.id: {k: getattr(u, k) for k in PIECE_FIELDS if getattr(u, k) is not None}
+                for u in loaded.scenario.units if u.side == "JP" and u.kind not in ("dummy", "hidden")}
+
+    def dummies_removed(self, events: list[dict]) -> list[str]:
+        return [e["hex"] for e in events if e["type"] == "dummy_removed"]
+
+    def blind_public_checks(self) -> frozenset[str]:
+        """Every check: each module of pbem/game/modes/blind/ reads this system's rules."""
+        return frozenset({"setup", "setup_openings", "exposure", "moves", "concealed", "events", "attack", "defense"})
+
 
 def _rules(ruleset: dict):
     """The game's rules as the engine reads them, from the ruleset its signed turn file carries."""

@@ -42,6 +42,7 @@ class BlindStart:
     committed: list[str] = field(default_factory=list)  # what stands under each marker, for the Japanese player's eyes
     escrow: str | None = None  # the escrow holder's description, when pbem new --escrow named one
     stall_days: int = 14  # after how many days without an answer the game is stalled (pbem new --stall-days)
+    opening: bool = False  # no secret set-up: the opening's counters are committed, where the scenario sets them up
 
 
 class BlindMode(GameMode):
@@ -75,17 +76,23 @@ class BlindMode(GameMode):
 
     def start(self, scenario, me, us, jp, *, referee, edition, ground_support, options, setup=None, escrow=None,
               stall_days=None):
-        from pbem.loading.datafiles import load_scenario
+        from pbem.systems import load_scenario
         from pbem.game.modes.blind import files as blind_files
-        from pbem.game.modes.blind.views import placed_setup, setup_lines
+        from pbem.game.modes.blind.views import opening_pieces, placed_setup, setup_lines
         from pbem.game.modes.blind.exposure import pieces
 
         text, private = blind_files.start(scenario, me, us, jp, setup=setup, edition=edition, ground_support=ground_support,
                                           escrow=escrow, options=options, stall_days=stall_days)
-        committed = setup_lines(pieces(placed_setup(load_scenario(scenario), private["orders"]["1"], options)))
+        if "1" in private["orders"]:  # his secret set-up, deployed
+            committed = setup_lines(pieces(placed_setup(load_scenario(scenario), private["orders"]["1"], options)))
+        else:  # no secret set-up: the opening's counters where the scenario sets them up
+            from pbem.protocol.canonical import b64d
+
+            game = blindfile.read(text, "the genesis").body["game"]
+            committed = setup_lines(opening_pieces(load_scenario(scenario), b64d(private["secret"]), game, options))
         from pbem.game.modes.blind.stall import checked_stall_days
 
-        return BlindStart(text, private, bot_setup=setup is None, committed=committed,
+        return BlindStart(text, private, bot_setup=setup is None, committed=committed, opening="1" not in private["orders"],
                           escrow=escrow.describe() if escrow else None,
                           stall_days=checked_stall_days(stall_days, "--stall-days", None))
 
@@ -125,7 +132,8 @@ class BlindMode(GameMode):
         self._refuse("no turn file to advise on")
 
     def announce_genesis(self, genesis, target):
-        whose = "the greedy bot's set-up (give --setup FILE for your own)" if genesis.bot_setup else "your secret set-up"
+        whose = ("the opening (every counter where the scenario sets it up)" if genesis.opening else
+                 "the greedy bot's set-up (give --setup FILE for your own)" if genesis.bot_setup else "your secret set-up")
         lines = [f"wrote {target}: a game with hidden units and no referee; {whose} is committed (its root is "
                 "in the file), your per-game secret is in "
                 f"{target.parent / genesis.private_name} (keep it, never send it)",

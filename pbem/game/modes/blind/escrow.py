@@ -263,7 +263,7 @@ def open_parts(held, secret: bytes) -> tuple[dict[int, dict], list[br.Finding]]:
             continue
         try:
             doc = parse_canonical(plain, source=f"{name} (escrow part)", what="escrow part")
-            blind_schema.check_escrow_part(doc, f"{name} (escrow part)")
+            blind_schema.check_escrow_part(doc, f"{name} (escrow part)", held.record.own_orders)
         except BadInput as exc:
             bad(f"encrypted an escrow part that opens but is malformed — {exc.field or 'content'}: {exc.message}")
             continue

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, get_args
 
-from pbem.loading.datafiles import LoadedScenario, find_scenario, load_scenario, orders_from, scenario_document
+from pbem.loading.datafiles import LoadedScenario, find_scenario, orders_from, scenario_document
 from pbem.engine.deployment import apply_deployment, check_deployment
 from pbem.errors import BadInput, VerificationFailed
 from pbem.game.modes.blind import escrow as blind_escrow, schema as blind_schema, run as br
@@ -36,6 +36,7 @@ from pbem.protocol.commitment import Opening
 from pbem.protocol.files import read_text, write_new, write_replacing
 from pbem.protocol.keys import PrivateIdentity, PublicIdentity
 from pbem.protocol.turnfile import new_game_id
+from pbem.systems import load_scenario, system_of
 
 SIDES = ("US", "JP")
 EMPTY_ROOT_SEQ = 0
@@ -43,6 +44,31 @@ EMPTY_ROOT_SEQ = 0
 
 DEFAULT_EDITION = "dg-2009"
 EDITIONS = get_args(Edition)
+
+
+def _own_orders(genesis: blindfile.Message) -> bool:
+    """Whether the genesis's scenario is played by a rules system with orders of its own (another than SPI's): its
+    files' orders are checked by that system when read, not by the SPI orders schema."""
+    from pbem.systems import name_in, orders_of_its_own
+
+    try:
+        return orders_of_its_own(name_in(scenario_document(find_scenario(str(genesis.body["scenario"]["id"])))))
+    except (KeyError, TypeError, BadInput):
+        return False  # no scenario pbem ships: the genesis's own checks name what is wrong
+
+
+def _game_edition(loaded: LoadedScenario, edition: object, source: str | None) -> str | None:
+    """The edition of a game of ``loaded``: the SPI system's as :func:`_edition` reads it (``source``: the genesis it
+    comes from; None: ``pbem new``, dg-2009 unless named), none for a rules system that pins none (its ruleset has
+    no edition: the Legion system has one set of rules)."""
+    from pbem.systems import system_of
+
+    if "edition" in system_of(loaded).pinned_ruleset(loaded, None):
+        return _edition(edition if source is not None else edition or DEFAULT_EDITION, source)
+    if edition is not None:
+        raise BadInput(f"the rules system of scenario {loaded.scenario.id} has one edition, not {edition!r}",
+                       file=source, field="edition" if source else "--edition", hint="give no --edition")
+    return None
 
 
 def _edition(edition: object, source: str | None) -> str:
@@ -105,9 +131,22 @@ class BlindGame:
 
     @property
     def awaiting(self) -> str:
-        """Who chooses the orders of the next step (the set-up first: the Japanese player)."""
+        """Who chooses the orders of the next step (the set-up first: the Japanese player; with no secret set-up, the
+        American player, whose player-turn opens such a game: :func:`_start_opened`)."""
         pub = self.last_pub
-        return "JP" if pub is None else pub.public.get("awaiting", "JP")
+        if pub is None:
+            return "JP" if self.record.secret_setup else "US"
+        return pub.public.get("awaiting", "JP")
+
+    def american_view(self) -> dict:
+        """The American view the next orders are written on: the latest publication's, or before any (no secret
+        set-up) the opening's, which he works out from the public scenario himself."""
+        return self.last_pub.view if self.last_pub is not None else self.opening_view()
+
+    def opening_view(self) -> dict:
+        """The American view of the opening, from the public scenario and genesis alone."""
+        return genesis_step(self.loaded, {}, game=self.game, scenario_ref=self.ref, ruleset=self.record.ruleset,
+                            options=self.record.options).views["US"]
 
     @property
     def next_writer(self) -> str | None:
@@ -149,8 +188,9 @@ def load(folder: Path) -> BlindGame:
     messages = [blindfile.read(read_text(p, what="game file"), str(p)) for p in paths]
     genesis = messages[0]
     blind_escrow.refuse_earlier_escrow(genesis)  # before its schema, which would call it altered
+    own_orders = _own_orders(genesis)
     for message in messages:  # each body against its schema (schemas/blind-*.schema.json) before anything reads it
-        blind_schema.check_body(message.body, message.source)
+        blind_schema.check_body(message.body, message.source, own_orders)
     ids = blindfile.body_field(genesis, "identities", dict)
     identities = {side: Pub.from_line(ids.get(side, ""), source=genesis.source, field=f"identities.{side}") for side in SIDES}
     blindfile.check(genesis, identities["JP"], "JP")
@@ -162,10 +202,13 @@ def load(folder: Path) -> BlindGame:
         raise VerificationFailed("the genesis names a scenario that is not the one pbem ships under that id",
                                  file=genesis.source, field="scenario", hint="both players need the same pbem scenarios")
     game = blindfile.body_field(genesis, "game", str)
-    record = br.Record(game, ruleset=br.ruleset_of(loaded, _edition(genesis.body.get("edition", DEFAULT_EDITION), genesis.source)),
-                       options=list(genesis.body.get("options") or [HIDDEN_UNITS]))
+    written = genesis.body.get("edition", DEFAULT_EDITION if "edition" in br.ruleset_of(loaded, None) else None)
+    record = br.Record(game, ruleset=br.ruleset_of(loaded, _game_edition(loaded, written, genesis.source)),
+                       options=list(genesis.body.get("options") or [HIDDEN_UNITS]), own_orders=own_orders)
     setup = blindfile.body_field(genesis, "setup", dict)
     record.setup_root, record.setup_markers = setup["root"], list(setup["markers"])
+    record.secret_setup = _secret_setup(loaded, record.options)
+    record.first_seed = None if record.secret_setup else genesis.body.get("next_seed")
     held = BlindGame(folder, messages, identities, loaded, ref, record)
     held.salt_commitments, record.jp_commitments = {}, {}
     prev = None
@@ -185,7 +228,7 @@ def load(folder: Path) -> BlindGame:
     if secret_path.exists():
         message = blindfile.read(read_text(secret_path, what="secret file"), str(secret_path))
         body = blindfile.check(message, identities["JP"], "JP")
-        blind_schema.check_body(body, message.source)
+        blind_schema.check_body(body, message.source, own_orders)
         if body.get("game") != game:
             raise VerificationFailed("is the secret of another game", file=str(secret_path), field="game",
                                      hint="ask the Japanese player for this game's secret")
@@ -200,6 +243,14 @@ def load(folder: Path) -> BlindGame:
         held.secret, held.jp_orders, held.secret_recovered_by = recovered
         held.secret_published = True
     return held
+
+
+def _secret_setup(loaded: LoadedScenario, options: list[str]) -> bool:
+    """Whether the game opens with the Japanese secret set-up (its rules system says, of the opening)."""
+    from pbem.game.step import fog_opening
+    from pbem.systems import system_of
+
+    return system_of(loaded).awaits_secret_setup(fog_opening(loaded, options))
 
 
 def _in_place(message: blindfile.Message, position: int, genesis: blindfile.Message, game: str) -> None:
@@ -283,7 +334,7 @@ def _check_acks(held: BlindGame, message: blindfile.Message, acks: list) -> None
     record, name = held.record, Path(message.source).name
     answered = Path(held.messages[message.n - 1].source).name
     pub = held.last_pub
-    due = {-1: record.setup_root, 0: None} if pub is None else {pub.seq: pub.root}
+    due = ({-1: record.setup_root, 0: None} if record.secret_setup else {0: record.setup_root}) if pub is None else {pub.seq: pub.root}
     got = {}
     for ack in acks:
         ack_body = signing.verify(ack, held.identities["US"], br.ACK_CONTEXT, source=message.source, role="US")
@@ -310,7 +361,9 @@ class _FileAmerican(br.American):
         japanese = {u.id for u in held.loaded.scenario.units if u.side == "JP"}
         super().__init__(None, held.game, held.record, b"", japanese, held.loaded)  # type: ignore[arg-type]
         self.seeds = dict(held.record.us_seeds)
-        self.roots[-1] = (held.record.setup_root, held.record.setup_markers)
+        self.roots[-1 if held.record.secret_setup else 0] = (held.record.setup_root, held.record.setup_markers)
+        if held.record.first_seed is not None:  # no secret set-up: the Japanese seed of step 1, committed at the genesis
+            self.seed_commitments[1] = held.record.first_seed
 
     def acknowledge(self, seq: int, root: str, markers: list[str]) -> dict:
         self.roots[seq] = (root, markers)
@@ -367,9 +420,10 @@ def findings(held: BlindGame) -> list[br.Finding]:
             record.findings.append(br.Finding("JP", seq, br.AT_ONCE, f"published a view or record that cannot be read "
                                                                      f"({type(exc).__name__}: {exc})"))
             american.roots[seq] = (pub.root, [])
-        if pub.side == "US" and previous is not None and seq in record.us_orders:
+        written_on = previous.view if previous is not None else None if record.secret_setup else held.opening_view()
+        if pub.side == "US" and written_on is not None and seq in record.us_orders:
             record.findings += [br.Finding("JP", seq, br.AT_ONCE, what)
-                                for what in _rejudged(held, previous.view, pub, record.us_orders[seq][0])]
+                                for what in _rejudged(held, written_on, pub, record.us_orders[seq][0])]
         previous = pub
     found = sorted(record.findings + held.problems, key=lambda f: f.seq)
     # the American player's side, which the Japanese player checks as each file arrives
@@ -384,7 +438,7 @@ def findings(held: BlindGame) -> list[br.Finding]:
     for seq, seed in sorted(record.us_seeds.items()):
         if not dice.check_commitment(seed, committed.get(seq, "")):
             found.append(br.Finding("US", seq, br.AT_ONCE, "revealed a seed that is not the one his acknowledgement committed"))
-    shown = {pub.seq: pub.root for pub in record.publications} | {-1: record.setup_root}
+    shown = {pub.seq: pub.root for pub in record.publications} | {-1 if record.secret_setup else 0: record.setup_root}
     his = {f.seq for f in held.problems if f.cheater == "US"}  # a root he acknowledged wrongly is his doing, not JP's
     found += [br.Finding(f.cheater, f.seq, br.AT_ONCE, f.what) for f in br.check_history(record, held.identities["US"], shown)
               if f.seq not in his]
@@ -416,7 +470,7 @@ def audit_findings(held: BlindGame) -> list[br.Finding]:
 # ---------------------------------------------------------------------------------------------- the players
 
 
-def _private(folder: Path, side: str) -> dict:
+def _private(folder: Path, side: str, own_orders: bool = False) -> dict:
     path = folder / private_name(side)
     if not path.exists():
         raise BadInput(f"your secret for this game is not in this folder ({path.name})", file=str(folder),
@@ -425,7 +479,7 @@ def _private(folder: Path, side: str) -> dict:
 
     doc = read_json(path)
     try:
-        blind_schema.check_private(doc, str(path))
+        blind_schema.check_private(doc, str(path), own_orders)
         b64d(doc["secret"], source=str(path), field="secret")
         return doc
     except BadInput as exc:
@@ -456,7 +510,6 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
         raise BadInput("the US and JP identities are the same key", hint="each player needs a key of his own (pbem keygen)")
     if escrow is not None:
         blind_escrow.refuse_holder(escrow, us, jp)
-    edition = _edition(edition or DEFAULT_EDITION, None)
     from pbem.game.modes.blind.stall import checked_stall_days
 
     stall_days = checked_stall_days(stall_days, "--stall-days", None)
@@ -465,6 +518,7 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
 
     refuse_options(name_in(scenario_document(find_scenario(scenario))), [HIDDEN_UNITS], scenario)  # before the SPI model reads it
     loaded = with_overrides(load_scenario(scenario), overrides, "--gsp")
+    edition = _game_edition(loaded, edition, None)
     ref = {"id": loaded.scenario.id, "hash": scenario_hash(scenario_document(find_scenario(loaded.scenario.id)))}
     game, secret = new_game_id(), commitment.new_secret()
     escrowed = None
@@ -473,6 +527,11 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
     refuse_two_fogs(options)
     fog = [fog_option(options) or HIDDEN_UNITS]  # the way of hiding units (docs/hidden-units.md): 19B unless named
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=br.ruleset_of(loaded, edition), options=fog)
+    from pbem.systems import system_of
+
+    if not system_of(loaded).awaits_secret_setup(step.state):  # the counters start where the scenario prints them
+        return _start_opened(loaded, step, me, us, jp, game=game, secret=secret, ref=ref, fog=fog, edition=edition,
+                             setup=setup, overrides=overrides, escrowed=escrowed, stall_days=stall_days)
     if step.state.hidden.deployed or step.state.to_act() != "JP":
         raise BadInput(f"scenario {loaded.scenario.id} has no secret Japanese set-up to start from",
                        hint="play hidden units without a referee on a scenario where the Japanese player sets up hidden")
@@ -499,6 +558,35 @@ def start(scenario: str, me: PrivateIdentity, us: PublicIdentity, jp: PublicIden
         body[blind_escrow.PART] = b64e(blind_escrow.seal_part(secret, game=game, n=0, seq=1, orders=orders,
                                                               bucket=blind_escrow.floor_bucket(loaded.scenario)))
     return blindfile.write(me, body), {"secret": b64e(secret), "orders": {"1": orders}}
+
+
+def _start_opened(loaded: LoadedScenario, step, me: PrivateIdentity, us: PublicIdentity, jp: PublicIdentity, *, game: str,
+                  secret: bytes, ref: dict, fog: list[str], edition: str | None, setup: dict | None, overrides: dict | None,
+                  escrowed: dict | None, stall_days: int) -> tuple[str, dict]:
+    """The genesis of a game with no secret set-up (a Legion scenario prints every set-up hex): the root over the
+    opening's counters (step 0, its markers one per counter) and the commitment to the Japanese seed of step 1, the
+    American player-turn that opens the game."""
+    if setup is not None:
+        raise BadInput(f"scenario {loaded.scenario.id} has no secret Japanese set-up: its counters start where it prints them",
+                       field="--setup", hint="start the game without --setup")
+    if step.state.to_act() != "US":
+        raise BadInput(f"scenario {loaded.scenario.id} opens with a Japanese player-turn, which this mode does not yet "
+                       "commit at the genesis", hint="play it with a referee (pbem new without --no-referee)")
+    from pbem.systems import system_of
+
+    tree = commitment.commit(secret, game=game, seq=0, pieces=system_of(loaded).committed_pieces(
+        step.state, br.stack_key(secret, game=game, seq=0)))
+    body = {"game": game, "n": 0, "from": "JP", "prev": None, "scenario": ref, "options": fog,
+            "identities": {"US": us.line(), "JP": jp.line()}, "setup": {"root": tree.root, "markers": tree.markers},
+            "next_seed": dice.commit(br.derived(secret, "jp-seed", game=game, seq=1)),
+            "edition": edition, "stall_days": stall_days}
+    if overrides:
+        body["overrides"] = overrides
+    if escrowed is not None:  # the holder named, the secret dealt and its hash committed, signed; no orders committed yet
+        body |= escrowed
+        body[blind_escrow.PART] = b64e(blind_escrow.seal_part(secret, game=game, n=0, seq=None, orders=None,
+                                                              bucket=blind_escrow.floor_bucket(loaded.scenario)))
+    return blindfile.write(me, body), {"secret": b64e(secret), "orders": {}}
 
 
 def _greedy(view: dict, loaded: LoadedScenario, seed: int) -> dict:
@@ -537,10 +625,13 @@ def _american(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
     path = folder / private_name("US")
     if not path.exists():
         _keep(folder, "US", {"secret": b64e(commitment.new_secret())})
-    secret = b64d(_private(folder, "US")["secret"])
+    secret = b64d(_private(folder, "US", held.record.own_orders)["secret"])
     american = br.American(identity, held.game, br.Record(held.game), secret, set())
     pub, game = held.last_pub, held.game
-    if pub is None:  # the genesis: the empty root before the set-up (his seed for it), then the set-up root
+    if pub is None and not held.record.secret_setup:  # the genesis: the root over the opening's counters (step 0)
+        acks = [american.acknowledge(EMPTY_ROOT_SEQ, held.record.setup_root, held.record.setup_markers)]
+        step = 1
+    elif pub is None:  # the genesis: the empty root before the set-up (his seed for it), then the set-up root
         acks = [american.acknowledge(EMPTY_ROOT_SEQ, commitment.commit(secret, game=game, seq=0, pieces={}).root, []),
                 american.acknowledge(-1, held.record.setup_root, held.record.setup_markers)]
         step = 1
@@ -551,11 +642,11 @@ def _american(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
     if held.over:
         return blindfile.write(identity, body)
     if held.awaiting == "US":
-        body["orders"] = choose(pub.view, held.loaded, bot_seed(secret, game=game, seq=step))
+        body["orders"] = choose(held.american_view(), held.loaded, bot_seed(secret, game=game, seq=step))
         if body["orders"] is None:
             raise BadInput(f"this file carries your orders for step {step}: give them with --orders FILE (or --bot POLICY)",
                            file=str(folder), hint=f"your view: pbem blind view {folder} (the orders format: pbem schema write, or --bot POLICY)")
-        orders_from(body["orders"], "your orders")  # malformed orders are refused here, not sent to stall the game
+        system_of(held.loaded).read_orders(body["orders"], "your orders")  # malformed orders are refused here, not sent to stall the game
         body["salt"] = b64e(br.derived(secret, "us-salt", game=game, seq=step))
     else:  # his seed for the Japanese step, whose orders and salt are committed already
         if step not in held.record.jp_commitments or step not in held.salt_commitments:
@@ -569,7 +660,7 @@ def _american(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
 
 
 def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, body: dict) -> str:
-    private = _private(folder, "JP")
+    private = _private(folder, "JP", held.record.own_orders)
     secret = b64d(private["secret"])
     orders_kept = {int(k): v for k, v in private["orders"].items()}
     replayed, step = br.replay(held.loaded, held.record, secret, orders_kept, held.ref)
@@ -580,7 +671,7 @@ def _japanese(held: BlindGame, folder: Path, identity: PrivateIdentity, choose, 
     jp = br.Japanese(loaded, game, secret, lambda v: choose(v, loaded, bot_seed(secret, game=game, seq=seq)), held.ref)
     ruleset = held.record.ruleset
     side = step.state.to_act()
-    setup = not step.state.hidden.deployed
+    setup = jp.system.awaits_secret_setup(step.state)
     before_state = step.state
     due = held.record.us_seeds if side == "JP" else held.record.us_orders
     if seq not in due:
@@ -634,7 +725,7 @@ def template_view(folder: Path, identity: PrivateIdentity) -> tuple[dict, Loaded
         if held.next_writer != "US" or held.awaiting != "US":
             raise BadInput("your next file carries no orders (the Japanese player moves, or writes next)", file=str(folder),
                            hint=f"'pbem status {folder} --key …' says what to do")
-        return held.last_pub.view, held.loaded
+        return held.american_view(), held.loaded
     seen = folder / f"blind-view-JP-{len(held.record.publications) + 1:04d}.json"
     if held.next_writer != "JP" or not seen.exists():
         raise BadInput("no view of yours awaits orders: 'pbem blind next' shows it (blind-view-JP-NNNN.json) when your "
@@ -651,7 +742,7 @@ def publish_secret(folder: Path, identity: PrivateIdentity) -> Path:
     if not held.over:  # it opens every marker: published during the game, it would end the hidden units
         raise BadInput("the game is not over: the secret opens every marker, so it is published only at the end",
                        file=str(folder), hint=f"pbem status {folder} --key YOUR.key says what to do now")
-    private = _private(folder, "JP")
+    private = _private(folder, "JP", held.record.own_orders)
     body = {"game": held.game, "n": blindfile.SECRET_N, "from": "JP", "prev": held.messages[-1].digest,
             "secret": private["secret"], "orders": private["orders"]}
     return write_new(folder / blindfile.SECRET_NAME, blindfile.write(identity, body))
@@ -660,6 +751,8 @@ def publish_secret(folder: Path, identity: PrivateIdentity) -> Path:
 def latest_view(folder: Path) -> dict:
     """The American view of the latest publication (the set-up's first)."""
     held = load(folder)
+    if held.last_pub is None and not held.record.secret_setup:
+        return held.american_view()  # the opening, before the first American player-turn
     if held.last_pub is None:
         raise BadInput("nothing is published yet: the Japanese set-up is committed, not yet played", file=str(folder))
     return held.last_pub.view

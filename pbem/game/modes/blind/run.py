@@ -87,9 +87,29 @@ def orders_commitment(nonce: bytes, orders: Any) -> str:
 
 
 def markers_of(view: dict) -> list[str]:
-    """The public marker ids of a view: the hexes of every Japanese counter on the map, sorted."""
-    where = view["state"]["locations"]
-    return sorted(where[u["id"]] for u in view["state"]["units"] if u["side"] == "JP" and where[u["id"]] not in NOT_ON_MAP)
+    """The public marker ids of a view, sorted: what its step's root commits to, as the view's rules system (named by
+    its ruleset) marks its counters (the SPI system: the hexes of every Japanese counter on the map)."""
+    return _system_of_view(view).view_markers(view)
+
+
+def _system_of_view(view: dict):
+    from pbem.systems import name_in, system_named
+
+    return system_named(name_in(view.get("ruleset")), field="ruleset.system")
+
+
+def stack_key(secret: bytes, *, game: str, seq: int) -> bytes:
+    """The key that orders what no public fact orders under the markers of step ``seq``'s root (the counters of a
+    stack, :meth:`pbem.systems.base.RulesSystem.committed_pieces`): drawn from the Japanese secret, so the audit draws
+    it again."""
+    return derived(secret, "stack-order", game=game, seq=seq)
+
+
+def _off_map(where: object) -> bool:
+    """Whether a location in a view is none on the map (the SPI system's, and another system's own, as "removed")."""
+    from pbem.engine.hexes import is_hex_id
+
+    return where in NOT_ON_MAP or not isinstance(where, str) or not is_hex_id(where)
 
 
 @dataclass
@@ -138,13 +158,24 @@ class Record:
     """With an escrow holder: the genesis's ``escrow`` fields (the holder, the secret's hash, the PVSS dealing)."""
     escrow_parts: dict[int, bytes] = field(default_factory=dict)
     """With an escrow holder: step -> its committed Japanese orders, encrypted under the secret (:mod:`.dealing`)."""
+    own_orders: bool = False
+    """The game's rules system checks its own orders (another than SPI's): its files hold any orders object, read by
+    the system (:meth:`pbem.systems.base.RulesSystem.read_orders`)."""
+    first_seed: str | None = None
+    """Without a secret set-up: the commitment to the Japanese seed of step 1 (the genesis's ``next_seed``)."""
+    secret_setup: bool = True
+    """The game opens with the Japanese secret set-up (its root at step -1); else the opening's counters, as the scenario
+    sets them up, are committed at the genesis under step 0's root (a Legion scenario: its rules system says which)."""
 
 
 class Japanese:
     """The Japanese player: honest.  A test subclasses one method to play a cheat."""
 
     def __init__(self, loaded: LoadedScenario, game: str, secret: bytes, choose: Player, ref: dict | None = None) -> None:
+        from pbem.systems import system_of
+
         self.loaded, self.game, self.secret, self.choose = loaded, game, secret, choose
+        self.system = system_of(loaded)
         self.ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}  # the scenario as the game's files name it
         self.orders: dict[int, dict] = {}
         self.seeds: dict[int, bytes] = {}
@@ -154,7 +185,7 @@ class Japanese:
         return self.choose(step.views["JP"])
 
     def committed_pieces(self, seq: int, state: GameState) -> dict[str, dict]:
-        return pieces(state)
+        return self.system.committed_pieces(state, stack_key(self.secret, game=self.game, seq=seq))
 
     def carry_out(self, seq: int, step: Step, orders: dict, stream: dice.DiceStream, ruleset: dict) -> Step:
         return play(self.loaded, ruleset, step.state, orders, stream, game=self.game, seq=seq,
@@ -200,6 +231,11 @@ class American:
         self.identity, self.game, self.record, self.secret = identity, game, record, secret
         self.japanese = japanese  # the Japanese units' ids, from the public scenario
         self.loaded = loaded  # the public scenario: its order of battle, dummy count and map (issue 35's checks)
+        from pbem.systems import system_of
+
+        self.system = None if loaded is None else system_of(loaded)
+        # the checks from public data its rules system makes at once (the others are the audit's, docs/hidden-units.md)
+        self.checks = frozenset() if loaded is None else self.system.blind_public_checks()
         self.order_of_battle = {} if loaded is None else order_of_battle(loaded)
         self.bound = None if loaded is None else MoveBound(loaded)  # the public bound on hidden moves (issue 35 item 4)
         self.last_view: dict | None = None  # the view of the publication before, on which he wrote his orders
@@ -240,7 +276,7 @@ class American:
         self._check_concealed_moves(pub, self.last_view)  # fog-formosa only (Formosa 11.1)
         root, markers = before_root
         names = _names(view)
-        removed = [e["hex"] for e in view["last"]["events"] if e["type"] == "dummy_removed"]
+        removed = _system_of_view(view).dummies_removed(view["last"]["events"])
         for opened in (pub.before, pub.after):  # the rules open a marker once: a second opening is none they demand
             markers_opened = [o.marker for o in opened]
             for twice in sorted({m for m in markers_opened if markers_opened.count(m) > 1}):
@@ -272,15 +308,18 @@ class American:
         found = len(self.record.findings)
         self._check_dice(pub)  # first: the exposures below are computed from the dice (19B.7)
         dice_hold = len(self.record.findings) == found
-        self._check_events(pub)
+        if "events" in self.checks or self.loaded is None:
+            self._check_events(pub)
         if self.loaded is not None:
             self._check_pieces(pub)
-            if pub.side == "setup":
+            if pub.side == "setup" and "setup_openings" in self.checks:
                 self._check_set_up_openings(pub)
             if dice_hold:
-                self._check_exposure(pub, markers)
-                self._check_moves(pub, markers)
-            self.dummies_removed += sum(1 for e in view["last"]["events"] if e["type"] == "dummy_removed")
+                if "exposure" in self.checks:
+                    self._check_exposure(pub, markers)
+                if "moves" in self.checks:
+                    self._check_moves(pub, markers)
+            self.dummies_removed += len(removed)
             allowed = self._dummies_allowed()
             if self.dummies_removed > allowed:
                 self._found(seq, f"has removed {self.dummies_removed} dummies by now, where scenario "
@@ -295,14 +334,14 @@ class American:
             elif unit is None or any(unit.get(k) != v for k, v in opening.piece.items()):
                 self._found(seq, f"opened {opening.marker} as {opening.piece.get('id')} with other strengths than the view shows")
         where = view["state"]["locations"]
-        standing = {where[u] for u, unit in shown.items() if unit["side"] == "JP" and unit["kind"] != "hidden"
-                    and where[u] not in NOT_ON_MAP}
-        missing = standing - {o.marker for o in pub.after}
+        standing = {where[u] for u, unit in shown.items() if unit["side"] == "JP" and unit.get("kind", unit.get("type")) != "hidden"
+                    and not _off_map(where[u])}
+        missing = standing - {_system_of_view(view).marker_hex(o.marker) for o in pub.after}
         if missing:
             self._found(seq, f"shows exposed units in {' '.join(sorted(missing))} without opening them")
-        if pub.side == "US":
+        if pub.side == "US" and ("defense" in self.checks or self.loaded is None):
             self._check_defense(pub, {o.piece["id"]: o.piece for o in pub.before + pub.after if not o.is_dummy} | shown)
-        if self.loaded is not None and pub.side in ("US", "JP"):
+        if self.loaded is not None and pub.side in ("US", "JP") and "attack" in self.checks:
             self._check_attack(pub, self.order_of_battle | {u: unit for u, unit in shown.items() if unit["side"] == "US"})
         self.acknowledge(seq, pub.root, new_markers)
 
@@ -356,7 +395,8 @@ class American:
     def _check_concealed_moves(self, pub: Publication, before: dict | None) -> None:
         """Formosa 11.1: every marker the Japanese player-turn leaves concealed came from one before, within the one
         public movement factor (:mod:`pbem.game.modes.blind.concealed_moves`)."""
-        if pub.side != "JP" or before is None or self.loaded is None or "fog-formosa" not in self.record.options:
+        if pub.side != "JP" or before is None or self.loaded is None or "fog-formosa" not in self.record.options \
+                or "concealed" not in self.checks:
             return
         from pbem.game.modes.blind.concealed_moves import illegal_concealed_moves
         from pbem.loading.fog_data import fog_setting
@@ -529,9 +569,10 @@ class American:
 
 
 def order_of_battle(loaded: LoadedScenario) -> dict[str, dict]:
-    """Every Japanese unit of the scenario as a root commits it (:func:`pieces`' fields), by id."""
-    return {u.id: {k: getattr(u, k) for k in PIECE_FIELDS if getattr(u, k) is not None}
-            for u in loaded.scenario.units if u.side == "JP" and u.kind not in ("dummy", "hidden")}
+    """Every Japanese unit of the scenario as a root commits it (the SPI system: :func:`pieces`' fields), by id."""
+    from pbem.systems import system_of
+
+    return system_of(loaded).order_of_battle(loaded)
 
 
 def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1, options: list[str] | None = None) -> list[Finding]:
@@ -542,7 +583,10 @@ def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1, opt
     from pbem.game.modes.blind.setup_kinds import kind_problems
     from pbem.engine.deployment import SetupZone
     from pbem.game.step import fog_opening
+    from pbem.systems import system_of
 
+    if "setup" not in system_of(loaded).blind_public_checks():
+        return []  # no secret set-up: the genesis commits the opening's counters, checked at the audit
     state = fog_opening(loaded, options or ["hidden-units"])
     zone = SetupZone.of(loaded.board, state)
     units = [u for u in state.units if u.side == "JP" and state.locations.get(u.id) not in NOT_ON_MAP]
@@ -586,9 +630,10 @@ Player = Callable[[dict], dict]
 
 
 def bot_players(loaded: LoadedScenario, policies: dict[str, str], seed: int = 0) -> dict[str, Player]:
-    """Both sides played by the bot (:mod:`pbem.bot`), each from its own view, as :mod:`pbem.bot.selfplay` plays them."""
-    from pbem.bot.play import bot_orders
+    """Both sides played by the bot (the rules system's), each from its own view, as :mod:`pbem.bot.selfplay` plays them."""
+    from pbem.systems import system_of
 
+    bot_orders = system_of(loaded).bot_orders
     return {side: (lambda view, policy=policy: bot_orders(view, loaded, policy, seed)) for side, policy in policies.items()}
 
 
@@ -617,12 +662,21 @@ def run(loaded: LoadedScenario, *, us: PrivateIdentity, players: dict[str, Playe
     bucket = escrow_bucket(loaded) if escrow is not None else 0
     step = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": SELFPLAY},
                         ruleset=ruleset, options=options)
-    american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
+    system = jp.system
+    record.secret_setup = system.awaits_secret_setup(step.state)
+    if record.secret_setup:
+        american.acknowledge(0, commitment.commit(secret, game=game, seq=0, pieces={}).root, [])
+    else:  # the opening's counters, where the scenario sets them up, committed before anything is played
+        opening = jp.tree(0, step.state)
+        record.setup_root, record.setup_markers = opening.root, opening.markers
+        record.first_seed = dice.commit(jp.seed_for(1))  # the first step may be American: his seed's commitment
+        american.acknowledge(0, opening.root, opening.markers)
+        american.seed_commitments[1] = record.first_seed
     seq = 0
     while not step.over and (max_steps is None or seq < max_steps):
         seq += 1
         side = step.state.to_act()
-        setup = not step.state.hidden.deployed
+        setup = system.awaits_secret_setup(step.state)
         if side == "JP":
             orders = jp.choose_orders(seq, step)
             jp.orders[seq] = orders
@@ -709,13 +763,15 @@ def adjudicate(jp: Japanese, seq: int, step: Step, orders: dict, stream: dice.Di
 
     ``before`` is the position whose markers the root before the step commits (the deployed one for the set-up)."""
     after = jp.carry_out(seq, step, orders, stream, ruleset)
-    found = exposure(jp.loaded.board, before, after.state, after.last["events"], "setup" if setup else side)
-    before_tree = jp.trees[-1 if setup else seq - 1] if (setup or seq > 1) else None
+    keys = (stack_key(jp.secret, game=jp.game, seq=-1 if setup else seq - 1), stack_key(jp.secret, game=jp.game, seq=seq))
+    opened_before, opened_after, _ = jp.system.blind_exposure(jp.loaded.board, before, after.state, after.last["events"],
+                                                              "setup" if setup else side, keys)
+    before_tree = jp.trees[-1 if setup else seq - 1] if (setup or seq > 1 or seq - 1 in jp.trees) else None
     tree = jp.tree(seq, after.state)
     return after, Publication(
         seq, "setup" if setup else side, after.views["US"], tree.root,
-        jp.openings(before_tree, sorted(found.before)) if before_tree else [],
-        [jp.open(tree, m) for m in sorted(found.after)],
+        jp.openings(before_tree, sorted(opened_before)) if before_tree else [],
+        [jp.open(tree, m) for m in sorted(opened_after)],
         stream.rolls, revealed, salt, dice.commit(jp.seed_for(seq + 1)), after.public)
 
 
@@ -753,6 +809,16 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
     ruleset = record.ruleset or ruleset_of(loaded, None)
     ref = ref or {"id": loaded.scenario.id, "hash": SELFPLAY}
     step = genesis_step(loaded, {}, game=game, scenario_ref=ref, ruleset=ruleset, options=record.options)
+    from pbem.systems import system_of
+
+    system = system_of(loaded)
+
+    def committed(state, seq: int) -> dict[str, dict]:
+        return system.committed_pieces(state, stack_key(secret, game=game, seq=seq))
+
+    if not record.secret_setup and commitment.commit(secret, game=game, seq=0, pieces=committed(step.state, 0)).root != record.setup_root:
+        return [Finding("JP", 0, AT_AUDIT, f"committed counters at the genesis that are not the opening of scenario "
+                                           f"{loaded.scenario.id}: a unit under another marker than where it sets up")], None
     for pub in record.publications:
         seq = pub.seq
         if pub.side in ("JP", "setup"):
@@ -784,16 +850,16 @@ def replay(loaded: LoadedScenario, record: Record, secret: bytes | None, jp_orde
                                     + "; ".join(p["message"] for p in step.last["problems"][:3])
                                     + moves_refused(prior, orders, step.last["problems"])))
             break
-        if commitment.commit(secret, game=game, seq=seq, pieces=pieces(step.state)).root != pub.root:
+        if commitment.commit(secret, game=game, seq=seq, pieces=committed(step.state, seq)).root != pub.root:
             findings.append(Finding("JP", seq, AT_AUDIT, "published a root that the replayed position does not give: "
                                                          "the commitment changed otherwise than the moves (5.11: no "
                                                          "unit moves but as the orders and the combat results move it)"
                                     + deed(step.state, pub, prior, lambda p, seq=seq: commitment.commit(
-                                        secret, game=game, seq=seq, pieces=p).root)))
+                                        secret, game=game, seq=seq, pieces=p).root, committed(step.state, seq))))
             break
         if canonical_bytes(step.views["US"]) != canonical_bytes(pub.view):
             findings.append(Finding("JP", seq, AT_AUDIT, "sent an American view that the replay does not give"
-                                    + deed(step.state, pub, prior)))
+                                    + deed(step.state, pub, prior, true=committed(step.state, seq))))
             break
         if stream.rolls != pub.rolls:
             findings.append(Finding("JP", seq, AT_AUDIT, "recorded other rolls than the replay makes"))
@@ -832,11 +898,11 @@ def opened_otherwise(true: dict[str, dict], opened: list[Opening]) -> str:
 
 
 def deed(replayed: GameState, pub: Publication, prior: GameState | None = None,
-         root_of: Callable[[dict], str] | None = None) -> str:
+         root_of: Callable[[dict], str] | None = None, true: dict[str, dict] | None = None) -> str:
     """What the Japanese player did, as far as the replay and the publication tell (issue 35 item 6): each piece
     opened as another than the replay has there, each marker where the replay has none and each replayed piece with
     no marker, naming the unit, where the replay had it (before and after the step) and its allowance or strengths."""
-    true = pieces(replayed)
+    true = pieces(replayed) if true is None else true  # the committed pieces by marker (the SPI system's: by hex)
     before = {u.id: prior.locations.get(u.id) for u in prior.units} if prior is not None else {}
 
     def named(piece: dict | None) -> str:

@@ -28,30 +28,36 @@ def _model_for(body: Any):
     return blind.BlindAnswer if n % 2 else blind.BlindPublication
 
 
-def check(document: Any, source: str, model) -> None:
-    """BadInput (exit 2) naming ``source`` and the field when ``document`` is not a valid ``model``."""
+def check(document: Any, source: str, model, own_orders: bool = False) -> None:
+    """BadInput (exit 2) naming ``source`` and the field when ``document`` is not a valid ``model`` (``own_orders``: a
+    game of a rules system that checks its own orders, where the model holds any orders object)."""
     from pbem.loading.jsonfile import check_document, schema_errors, validator_for
     from pbem.loading.schema_files import schema_name
 
     check_document(document, source)
-    problem = schema_errors(validator_for(model), document, source, f"schemas/{schema_name(model)}")
+    name = schema_name(model)
+    if own_orders:
+        from pbem.model.blind import ANY_ORDERS
+
+        model = ANY_ORDERS.get(model, model)
+    problem = schema_errors(validator_for(model), document, source, f"schemas/{name}")
     if problem:
         problem.hint = f"{problem.hint}; the file was made by another program or altered: ask its writer for it again"
         raise problem
 
 
-def check_body(body: Any, source: str) -> None:
+def check_body(body: Any, source: str, own_orders: bool = False) -> None:
     """The body of a ``blind-NNNN-SIDE.pbem`` message or of a published secret, against its schema."""
-    check(body, source, _model_for(body))
+    check(body, source, _model_for(body), own_orders)
 
 
-def check_private(document: Any, source: str) -> None:
+def check_private(document: Any, source: str, own_orders: bool = False) -> None:
     from pbem.model.blind import BlindPrivate
 
-    check(document, source, BlindPrivate)
+    check(document, source, BlindPrivate, own_orders)
 
 
-def check_escrow_part(document: Any, source: str) -> None:
+def check_escrow_part(document: Any, source: str, own_orders: bool = False) -> None:
     from pbem.model.blind import EscrowPart
 
-    check(document, source, EscrowPart)
+    check(document, source, EscrowPart, own_orders)

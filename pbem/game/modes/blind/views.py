@@ -70,6 +70,8 @@ def side_view(path: Path, identity: PrivateIdentity) -> SideView:
                                  hint="'pbem verify' lists every finding; do not play on, show them to your opponent")
     if step == 0 and side == "JP":  # his set-up as his genesis committed it: his to check before the dice exist
         return SideView(side, committed_setup(held, folder)[0], 0, held)
+    if step == 0 and not held.record.secret_setup:  # no secret set-up: the opening, as the public scenario sets it up
+        return SideView(side, held.opening_view(), 0, held)
     if step == 0:  # the genesis commits the set-up; the first position the American player can look at is step 1's
         raise BadInput("nothing is played yet: the Japanese set-up is committed, not yet carried out", file=str(path),
                        hint=f"the first view follows {blindfile.file_name(2)}; 'pbem status {folder} --key YOUR.key' "
@@ -94,7 +96,7 @@ def _jp_secret(held: bf.BlindGame, folder: Path) -> tuple[bytes, dict[int, dict]
     if not path.exists():
         raise BadInput(f"your view is replayed from your secret, which is not in this folder ({path.name})",
                        file=str(folder), hint="run the command on a file of your own game folder, where 'pbem new' wrote it")
-    private = bf._private(folder, "JP")
+    private = bf._private(folder, "JP", held.record.own_orders)
     return b64d(private["secret"], source=str(path), field="secret"), {int(k): v for k, v in private["orders"].items()}
 
 
@@ -111,6 +113,15 @@ def committed_setup(held: bf.BlindGame, folder: Path) -> tuple[dict, dict[str, d
     rebuilt from his secret and his set-up orders (his private file, or the published secret) and checked against
     the set-up root the genesis carries: what he sees is what he committed, before the dice of 19B.7 exist."""
     secret, orders = _jp_secret(held, folder)
+    if not held.record.secret_setup:  # the opening's counters, as the scenario sets them up, committed at step 0
+        opening = genesis_step(held.loaded, {}, game=held.game, scenario_ref=held.ref, ruleset=held.record.ruleset,
+                               options=held.record.options)
+        under = opening_pieces(held.loaded, secret, held.game, held.record.options)
+        if commitment.commit(secret, game=held.game, seq=0, pieces=under).root != held.record.setup_root:
+            raise VerificationFailed("the counters your genesis committed are not the scenario's opening (its root differs)",
+                                     file=str(folder / bf.private_name("JP")),
+                                     hint="your private file or blind-0000-JP.pbem was altered: restore them from your backup")
+        return opening.views["JP"], under
     if 1 not in orders:
         raise BadInput("your private file holds no set-up orders", file=str(folder / bf.private_name("JP")),
                        hint="restore it from your backup")
@@ -127,12 +138,23 @@ def committed_setup(held: bf.BlindGame, folder: Path) -> tuple[dict, dict[str, d
     return step.views["JP"], under
 
 
+def opening_pieces(loaded, secret: bytes, game: str, options: list[str] | None) -> dict[str, dict]:
+    """What the genesis of a game with no secret set-up commits: the opening's counters under their markers (step 0)."""
+    from pbem.systems import system_of
+
+    opening = genesis_step(loaded, {}, game=game, scenario_ref={"id": loaded.scenario.id, "hash": br.SELFPLAY},
+                           ruleset=br.ruleset_of(loaded, None), options=list(options or [HIDDEN_UNITS]))
+    return system_of(loaded).committed_pieces(opening.state, br.stack_key(secret, game=game, seq=0))
+
+
 def setup_lines(under: dict[str, dict]) -> list[str]:
     """One line per marker of a committed set-up: its hex and the unit (id, name, kind, strengths) or dummy under it."""
     lines = []
     for hex_id, piece in sorted(under.items()):
         if piece.get("kind") == "dummy":
             lines.append(f"  {hex_id}  dummy")
+        elif "kind" not in piece:  # a counter of another rules system: its type and printed strengths
+            lines.append(f"  {hex_id}  {piece['id']:<14} {piece.get('type', ''):<12} {piece.get('attack', 0)}-{piece.get('defense')}-{piece.get('move')}")
         else:
             lines.append(f"  {hex_id}  {piece['id']:<14} {piece.get('name', ''):<24} {piece['kind']:<10} {strengths(piece)}")
     return lines

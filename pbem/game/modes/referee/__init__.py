@@ -142,7 +142,7 @@ class RefereeMode(GameMode):
             status.steps = [*checks, f"pbem audit {folder} --reveal {reveal}"]
 
     def announce_genesis(self, genesis, target):
-        if fog_option(genesis.public.get("options", [])) is not None:
+        if fog_option(genesis.public.get("options", [])) is not None and genesis.public.get("setup"):  # 19B.2's secret set-up
             send = f"send {target.name} to both players; JP sends his secret set-up first (pbem orders template writes one)"
         else:
             send = f"send {target.name} to both players; {genesis.public['awaiting']} moves first"

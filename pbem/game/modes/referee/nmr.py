@@ -30,7 +30,7 @@ from pbem.protocol.dice import DiceStream, new_seed
 from pbem.protocol.keys import PrivateIdentity
 from pbem.protocol.nmr import NmrRecord, build_record, is_nmr
 from pbem.protocol.turnfile import TurnFile, build_turn, commit_view, open_referee_state
-from pbem.systems import system_of
+from pbem.systems import system_of, system_of_state
 
 
 def side_view(turn: TurnFile, referee: PrivateIdentity, side: str) -> dict[str, Any]:
@@ -46,7 +46,7 @@ def side_view_opening(turn: TurnFile, referee: PrivateIdentity, side: str) -> tu
         state = state_from_json(secret.state["state"])
         before = None
         last = secret.state["last"]
-        if turn.seq > 0 and state.hidden is not None:  # the American view shows the Japanese moves as seen from before them
+        if turn.seq > 0 and system_of_state(state).hides(state):  # the American view shows the Japanese moves as seen from before them
             previous = Path(turn.source).parent / turn_name(turn.seq - 1)
             if previous.is_file():
                 from pbem.protocol.turnfile import read_turn
@@ -87,7 +87,7 @@ def adjudicate_nmr(turn: TurnFile, referee: PrivateIdentity, side: str, policy: 
         referee, game=turn.game, seq=turn.seq + 1, scenario=scenario_ref, ruleset=turn.ruleset, identities=turn.identities,
         public=step.public, views=step.views, referee_state=step.referee_state, next_seed=new_seed(), prev=turn,
         orders=record.envelope, dice_used=dice, superseded=[],
-        min_bucket=sealed_bucket(loaded.scenario, hidden=state.hidden is not None, previous=turn),
+        min_bucket=sealed_bucket(loaded.scenario, hidden=system_of_state(state).hides(state), previous=turn),
     )
     return Adjudicated(following, None, step), record
 

@@ -37,7 +37,11 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
     if side not in ("US", "JP"):
         return []
     genesis = by_seq.get(0)
-    hidden = genesis is not None and fog_option((genesis.public or {}).get("options")) is not None
+    rejudged = genesis is not None and fog_option((genesis.public or {}).get("options")) is not None
+    if rejudged:  # a side whose view is not the whole position has his orders re-judged on it, not replayed
+        from pbem.systems import name_in, system_named
+
+        rejudged = not system_named(name_in(genesis.ruleset), source=genesis.source, field="ruleset.system").sees_everything(side)
     documents = {}
     for folder in folders:
         for path in folder.glob(f"*{SUFFIX}"):
@@ -94,7 +98,7 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
                 notes.append(f"{turn.source}: not replayed, your receipt of the orders it adjudicated is not in this folder")
             continue
         source = source_of(turn)
-        if hidden and side == "US":
+        if rejudged:
             try:
                 problems = rejudge(turn, views[seq - 1], views[seq], document, source)
             except PbemError as exc:
@@ -122,18 +126,18 @@ def replay_mine(turns: list[TurnFile], folders: set[Path], player: PrivateIdenti
             seen.add(mark)
     if remember is not None:
         seen.save()
-        if hidden and side == "US":
+        if rejudged:
             judged += before
         else:
             replayed += before
     notes.append(f"checked your {len(views)} {side} view(s) against the public record of their turn files")
-    if hidden and side == "US":
+    if rejudged:
         notes.append(f"re-judged your orders on your own view in {judged} player-turn(s): every verdict is the one your view gives "
                      "(what your combats met is hidden from you: 'pbem audit GAMEDIR --reveal FILE' replays the results)")
     else:
         notes.append(f"replayed {replayed} of your own player-turn(s) from your views, your receipts and the revealed seeds")
     if remember is not None and before:
-        done = "re-judged" if hidden and side == "US" else "replayed"
+        done = "re-judged" if rejudged else "replayed"
         notes.append(f"{done} by an earlier run with your key and unchanged since: {before} of them (remembered in "
                      f"{seen.path.name}; 'pbem verify GAMEDIR --replay-mine --key KEY' checks them all again)")
     return findings
