@@ -143,3 +143,44 @@ def test_pbem_new_with_no_referee_commits_the_opening_and_each_player_reads_it(t
     status, out, err = run("view", tmp_path / "game", "--key", tmp_path / "us.key")
     assert status == 0, err
     assert "0403.1" in out and "hidden" in out and "jp-1-135" not in out and "dummy" not in out
+
+
+def misreporting(done: dict):
+    """A Japanese client that tells the first Assault of the game with another result of its column of the Assault
+    Combat Results Table than the die gives (he adjudicates every player-turn with no referee), the position as the
+    honest result left it: the lie is in the public record every file carries."""
+    import copy
+
+    from pbem.game.step import record_step
+    from pbem.systems.legion.files import load_scenario as legion_scenario
+
+    assault = legion_scenario(ISLAND).charts.assault
+
+    class Misreport(br.Japanese):
+        def carry_out(self, seq, step, orders, stream, ruleset):
+            played = super().carry_out(seq, step, orders, stream, ruleset)
+            combats = (played.last or {}).get("combats") or []
+            told = next((c for c in combats if c.get("type") == "assault" and c.get("die") is not None), None)
+            if done or told is None:
+                return played
+            last = copy.deepcopy(played.last)
+            combat = next(c for c in last["combats"] if c["index"] == told["index"])
+            column = assault.columns.index(combat["column"])
+            combat["result"] = next(r.results[column] for r in assault.rows if r.results[column] != combat["result"])
+            done.update(seq=seq, index=combat["index"])
+            return record_step(played.state, game=self.game, seq=seq, scenario_ref=self.ref, ruleset=ruleset,
+                               over=played.over, last=last, loaded=self.loaded, before=step.state)
+
+    return Misreport
+
+
+def test_a_combat_result_the_assault_table_does_not_give_is_caught_at_once(island):
+    """The cheat: the Japanese player, adjudicating with no referee, publishes an Assault's result otherwise than the
+    Assault Combat Results Table gives for its column and die.  Caught at once by the American player's check of every
+    public record against the charts of the scenario (9A.2, 9D.1), as ``pbem verify`` checks a refereed game's."""
+    done: dict = {}
+    record, _ = play(island, japanese=misreporting(done))
+    assert done, "no Assault was fought"
+    at_once = [f for f in record.findings if f.when == br.AT_ONCE]
+    assert at_once and at_once[0].cheater == "JP" and at_once[0].seq == done["seq"], record.findings
+    assert f"combat {done['index']}" in at_once[0].what and "9A.2" in at_once[0].what, at_once[0].what
