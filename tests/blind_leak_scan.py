@@ -107,7 +107,7 @@ def scan_blind_game(scan: BlindScan, loaded: LoadedScenario, policies: tuple[str
         found = exposure(loaded.board, before, step.state, events, side)
         if sorted(o.marker for o in pub.before) != sorted(found.before) or sorted(o.marker for o in pub.after) != sorted(found.after):
             scan.leak(where, "the openings are not the markers the rules expose")
-        named = {u["id"] for u in pub.view["state"]["units"]} | set(br._strings(pub.view["last"]["events"]))
+        named = {u["id"] for u in pub.view["state"]["units"]} | set(br.strings_in(pub.view["last"]["events"]))
         removed = sum(e["type"] == "dummy_removed" for e in pub.view["last"]["events"])
         for opening in pub.before + pub.after:
             scan.openings += 1

@@ -335,7 +335,11 @@ class Scene:
             features.append("exit hex")
         for name in self.areas_at(h):
             features.append(f"entry area {name}")
-        info["features"] = features
+        return self.with_what_stands(h, info | {"features": features})
+
+    def with_what_stands(self, h: Hex, info: dict[str, Any]) -> dict[str, Any]:
+        """``info`` with what every system's hex panel tells of a hex beside its rules: its places, objectives, whose
+        control it is in and the counters in it."""
         info["places"] = self.places_at(h)
         info["objectives"] = [objective_text(o) for o in self.objectives_at(h)]
         info["control"] = self.control(h)

@@ -14,7 +14,7 @@ import hmac
 
 from pbem.systems.legion.counters import Counter
 from pbem.systems.legion.state import NOT_ON_MAP, LegionState
-from pbem.systems.legion.views import HIDDEN, known_events
+from pbem.systems.legion.views import HIDDEN, known_events, strings_in
 
 DUMMY = {"kind": "dummy"}
 """A Dummy under its marker (pbem.protocol.commitment's): nothing but that it is one (19B.6)."""
@@ -57,16 +57,6 @@ def view_markers(view: dict) -> list[str]:
     return sorted(f"{h}.{n}" for h, c in count.items() for n in range(1, c + 1))
 
 
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-
 
 def exposure(before: LegionState, after: LegionState, events: list[dict], side: str,
              keys: tuple[bytes, bytes]) -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
@@ -76,7 +66,7 @@ def exposure(before: LegionState, after: LegionState, events: list[dict], side: 
     19B.3, a Dummy revealed moving, 19B.6: opened against the root before, they would tell where it came from)."""
     units = before.unit_index() | after.unit_index()
     real = {u for u, c in units.items() if c.side == "JP" and not c.is_dummy and c.type != HIDDEN}
-    named = {s for s in _strings(known_events(after, "US", events)) if s in real}
+    named = {s for s in strings_in(known_events(after, "US", events)) if s in real}
     standing = {u for u in (after.exposed or ()) if after.on_map(u) and u in real}
     dummies = {e["unit"] for e in events if e.get("type") == "dummy_revealed"}
     told = named | standing | dummies

@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.engine import hexes
 from pbem.render.layout import Layout, around
-from pbem.render.scene import CombatMark, Counter, MapKey, Scene, Track, objective_text, refuse_off_map
+from pbem.render.scene import CombatMark, Counter, MapKey, Scene, Track, refuse_off_map
 from pbem.systems.legion.board import LegionBoard
 from pbem.systems.legion.terrain_combat import best_fire_drm, best_hex_terrain
 
@@ -237,12 +237,7 @@ class LegionScene(Scene):
         for n in hexes.neighbours(h):
             for name in legion.side_features(h, n):
                 features.append(f"{name} hex-side towards {n}")
-        info["features"] = features
-        info["places"] = self.places_at(h)
-        info["objectives"] = [objective_text(o) for o in self.objectives_at(h)]
-        info["control"] = self.control(h)
-        info["units"] = [c.id for c in self.counters.get(h, [])]
-        return info
+        return self.with_what_stands(h, info | {"features": features})
 
 
 def _counter(unit: dict, where: str, state: dict, sp: dict[str, int]) -> LegionCounter:

@@ -210,12 +210,13 @@ def known_events(state: LegionState, side: Side, events: list[dict]) -> list[dic
     return [hidden_named(e, names) for e in told] if names else told
 
 
-def _strings(value):
+def strings_in(value):
+    """Every string a JSON value holds, at any depth: the names a view or its events give."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _strings(v)
+            yield from strings_in(v)
     elif isinstance(value, list):
         for v in value:
-            yield from _strings(v)
+            yield from strings_in(v)

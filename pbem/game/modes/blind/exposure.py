@@ -66,15 +66,16 @@ class Exposure:
         return set(self.before.values()) | set(self.after.values()) | set(self.claims)
 
 
-def _strings(value: Any) -> Iterable[str]:
+def strings_in(value: Any) -> Iterable[str]:
+    """Every string a JSON value holds, at any depth: the names a view or its events give."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _strings(v)
+            yield from strings_in(v)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _strings(v)
+            yield from strings_in(v)
 
 
 def learned(board: Board, before: GameState, after: GameState, events: list[dict]) -> set[str]:
@@ -82,7 +83,7 @@ def learned(board: Board, before: GameState, after: GameState, events: list[dict
     events, or standing exposed on the map at the end) and the dummies whose removal it shows."""
     units = {u.id: u for u in before.units} | {u.id: u for u in after.units}
     real = {u for u, unit in units.items() if unit.side == "JP" and not unit.is_dummy}
-    named = {s for s in _strings(fog.american_events(board, before, after, events)) if s in real}
+    named = {s for s in strings_in(fog.american_events(board, before, after, events)) if s in real}
     standing = {u for u in fog.visible(after) if after.on_map(u)}
     dummies = {e["unit"] for e in events if e["type"] == "dummy_removed"}
     return named | standing | dummies

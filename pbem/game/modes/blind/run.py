@@ -37,7 +37,7 @@ from pbem.loading.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
 from pbem.engine import hexes
 from pbem.errors import BadInput, VerificationFailed
-from pbem.game.modes.blind.exposure import PIECE_FIELDS, called_off, displacement_told, exposure, pieces, public_exposure
+from pbem.game.modes.blind.exposure import PIECE_FIELDS, called_off, displacement_told, exposure, pieces, public_exposure, strings_in
 from pbem.game.modes.blind.move_bound import MoveBound, Seen
 from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
 from pbem.game.step import Step, genesis_step, play
@@ -622,18 +622,8 @@ def setup_problems(loaded: LoadedScenario, markers: list[str], seq: int = 1, opt
 
 def _names(view: dict) -> set[str]:
     """Every name the view gives: its units and every string of the step's events."""
-    return {u["id"] for u in view["state"]["units"]} | set(_strings(view["last"]["events"]))
+    return {u["id"] for u in view["state"]["units"]} | set(strings_in(view["last"]["events"]))
 
-
-def _strings(value: Any):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
 
 
 Player = Callable[[dict], dict]
