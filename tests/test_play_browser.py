@@ -53,9 +53,25 @@ def browser():
         chromium.close()
 
 
+#: Counts the page's requests to its server still being answered, and a moment after each answer (the page chains its
+#: next request on the last one's answer, and draws in between): zero once what a click asked is answered and drawn.
+IN_FLIGHT = """
+window.__pbemInFlight = 0;
+const __pbemFetch = window.fetch.bind(window);
+window.fetch = (...args) => {
+  window.__pbemInFlight += 1;
+  const done = () => setTimeout(() => { window.__pbemInFlight -= 1; }, 30);
+  const answer = __pbemFetch(...args);
+  answer.then(r => r.clone().text()).then(done, done);
+  return answer;
+};
+"""
+
+
 def _open(browser, url, viewport=(1500, 950)):
     """The play page in a new tab of ``viewport`` (width, height), loaded; the page errors it raises are collected."""
     tab = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    tab.add_init_script(IN_FLIGHT)
     errors: list[str] = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
     tab.on("dialog", lambda d: d.accept())
@@ -76,7 +92,9 @@ def _playing(browser, turn: Path, key: Path, *extra: str):
 
 
 def _settle(tab):
-    tab.wait_for_load_state("networkidle")
+    """Until every request the page made is answered and drawn (not Playwright's "networkidle", which waits half a
+    second of quiet after each click)."""
+    tab.wait_for_function("window.__pbemInFlight === 0")
     tab.wait_for_timeout(50)
 
 
