@@ -192,3 +192,23 @@ def test_a_reopened_page_says_its_orders_were_already_submitted(game, tmp_path):
     assert facts["submitted"]["revision"] == 1 and facts["submitted"]["file"] == "orders-0000-US.pbem"
     assert facts["submitted"]["to"].startswith("the referee") and "the judge" in facts["submitted"]["to"]  # both kinds of game
     assert "already submitted" in page  # the script's words, shown on load
+
+
+def test_ctrl_c_between_the_address_and_uvicorns_start_asks_the_server_to_stop_and_is_not_lost():
+    """Ctrl-C right after the address is printed once arrived while uvicorn was still importing as it started: Python
+    dropped the KeyboardInterrupt there and the page never stopped.  From the address on, the signal asks the server
+    to stop, whenever it comes; the handlers are put back after."""
+    import uvicorn
+
+    from pbem.web.serve import _stop_on_signal
+
+    before = signal.getsignal(signal.SIGINT)
+    server = uvicorn.Server(uvicorn.Config(lambda scope, receive, send: None, lifespan="off"))
+    taken = _stop_on_signal(server)
+    try:
+        signal.raise_signal(signal.SIGINT)  # no KeyboardInterrupt: the server is asked to stop
+        assert server.should_exit
+    finally:
+        for sig, handler in taken.items():
+            signal.signal(sig, handler)
+    assert signal.getsignal(signal.SIGINT) is before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import signal
 import socket
 import sys
 import threading
@@ -42,21 +43,37 @@ def serve(sitting: Sitting, port: int, open_browser: bool, say: Callable[[str], 
     app = build_app(sitting, token)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
     lock.take(sitting.turn_path, url)
+    taken = _stop_on_signal(server)
     try:
-        say(url)
-        sys.stdout.flush()
-        say(f"pbem play: {sitting.side} orders for turn file {sitting.turn.seq}, saved to {sitting.orders_path}; "
-            "only this address drives the page (it stays on this computer); Ctrl-C to stop")
-        if open_browser:
-            threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
         try:
+            say(url)
+            sys.stdout.flush()
+            say(f"pbem play: {sitting.side} orders for turn file {sitting.turn.seq}, saved to {sitting.orders_path}; "
+                "only this address drives the page (it stays on this computer); Ctrl-C to stop")
+            if open_browser:
+                threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
             server.run(sockets=[sock])
         except KeyboardInterrupt:
-            pass  # uvicorn shut down on Ctrl-C, then passed the signal on: the player asked to stop, nothing failed
+            # Ctrl-C once the address is out — before uvicorn took the signal over, or after it shut down and passed
+            # the signal on: the player asked to stop, nothing failed
+            pass
     finally:
+        for sig, handler in taken.items():
+            signal.signal(sig, handler)
         sock.close()
         lock.release(sitting.turn_path)
     say("pbem play: stopped")
+
+
+def _stop_on_signal(server) -> dict:
+    """Ctrl-C (and the other signals uvicorn stops on) asks ``server`` to stop from the moment the address is printed,
+    not only once uvicorn has taken the signals over: a Ctrl-C in between was lost in an import uvicorn makes as it
+    starts, and the page never stopped.  Returns the handlers to put back (none off the main thread)."""
+    from uvicorn.server import HANDLED_SIGNALS
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.signal(sig, server.handle_exit) for sig in HANDLED_SIGNALS}
 
 
 def _open_when_up(server, url: str) -> None:
