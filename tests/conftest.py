@@ -1,6 +1,6 @@
 """How the suite is spread over processes (issue 34).
 
-pyproject's ``addopts`` runs the suite under pytest-xdist, ``-n 3 --dist loadfile``:
+pyproject's ``addopts`` runs the suite under pytest-xdist, ``-n auto --dist loadfile`` (a worker a core):
 each test file runs whole in one worker, so a file's module-scoped fixture (a
 game played once for its tests) is built once, never once per worker.  The
 workers take the files in the order below, the longest first, so that no long
