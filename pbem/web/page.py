@@ -136,7 +136,8 @@ shift-click hexes for the route it retreats by (7.7).</p><ol id="fpf"></ol>
 </aside>
 </main>
 <script type="application/json" id="pbem-play">{data}</script>
-<script>{_asset("play.js")}</script>
+<script>{_asset("page_api.js")}
+{_asset("play.js")}</script>
 </body>
 </html>
 """
@@ -195,7 +196,8 @@ losses, retreat routes, a note) is written here.</p>
 </aside>
 </main>
 <script type="application/json" id="pbem-play">{data}</script>
-<script>{_asset("play_text.js")}</script>
+<script>{_asset("page_api.js")}
+{_asset("play_text.js")}</script>
 </body>
 </html>
 """

@@ -1,10 +1,8 @@
 // pbem play: clicks become orders; every answer (reach, paths, problems, odds) comes from the engine via the app.
-"use strict";
+// Sent after page_api.js in one script (its "use strict", base, $, api and say hold here too).
 const D = JSON.parse(document.getElementById('pbem-play').textContent);
 const svg = document.querySelector('#map svg');
 const SVGNS = 'http://www.w3.org/2000/svg';
-const base = location.pathname.endsWith('/') ? location.pathname : location.pathname + '/';
-const $ = id => document.getElementById(id);
 
 let doc = normalise({});
 let undoStack = [];
@@ -38,17 +36,6 @@ function cleaned() {
   if (out.note === '') delete out.note;
   return out;
 }
-
-async function api(name, payload) {
-  const init = payload === undefined ? {method: 'GET'} :
-    {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(payload)};
-  const r = await fetch(base + 'api/' + name, init);
-  let data = {};
-  try { data = await r.json(); } catch (e) { data = {error: 'the page server did not answer (' + r.status + ')'}; }
-  return {status: r.status, data};
-}
-
-function say(text, bad) { const s = $('status'); s.textContent = text; s.className = bad ? 'bad' : ''; }
 
 function change(mutator) {
   undoStack.push(JSON.stringify(doc));

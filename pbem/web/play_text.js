@@ -1,23 +1,10 @@
 // pbem play, orders written as JSON: the text is sent to the app, which checks it with the game's rules system.
-"use strict";
+// Sent after page_api.js in one script (its "use strict", base, $, api and say hold here too).
 const D = JSON.parse(document.getElementById('pbem-play').textContent);
 const svg = document.querySelector('#map svg');
-const base = location.pathname.endsWith('/') ? location.pathname : location.pathname + '/';
-const $ = id => document.getElementById(id);
 const area = $('orders-text');
 let busy = Promise.resolve();
 let timer = null;
-
-async function api(name, payload) {
-  const init = payload === undefined ? {method: 'GET'} :
-    {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(payload)};
-  const r = await fetch(base + 'api/' + name, init);
-  let data = {};
-  try { data = await r.json(); } catch (e) { data = {error: 'the page server did not answer (' + r.status + ')'}; }
-  return {status: r.status, data};
-}
-
-function say(text, bad) { const s = $('status'); s.textContent = text; s.className = bad ? 'bad' : ''; }
 
 // The text as a document, or null (and the fault shown) when it is not a JSON object.
 function written() {
