@@ -94,20 +94,7 @@ def page_html(sitting: Sitting) -> str:
     data = json.dumps(_facts(sitting), ensure_ascii=False).replace("</", "<\\/")
     title = f"pbem play: turn file {sitting.turn.seq}, {planner.side} orders"
     what = "secret set-up" if planner.setting_up else f"Game-Turn {planner.state.position.turn}"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)}</title>
-<style>{_asset("play.css")}</style>
-</head>
-<body>
-<header><h1>{html.escape(title)}</h1><div>{html.escape(scene.status)} Orders: {html.escape(what)}, saved to {html.escape(str(sitting.orders_path))}</div></header>
-<main>
-<div id="map">{render_svg(scene)}</div>
-<aside>
-<section id="tools"><div id="modes"></div>
+    aside = """<section id="tools"><div id="modes"></div>
 <button id="undo" type="button">Undo</button>
 <button id="save-orders" type="button">Save</button>
 <button id="load-orders" type="button">Load saved</button>
@@ -132,15 +119,9 @@ shift-click hexes for the route it retreats by (7.7).</p><ol id="fpf"></ol>
 <ol id="priority"></ol><button id="priority-clear" type="button">Empty the list</button> <button id="priority-keep" type="button">Keep the last list</button></section>
 <section><h2>Note to your opponent</h2><textarea id="note" rows="2" maxlength="2000"></textarea></section>
 <section><h2>Problems</h2><ul id="problems"></ul></section>
-<section id="mail-box" hidden><h2>Mail to send</h2><pre id="mail"></pre></section>
-</aside>
-</main>
-<script type="application/json" id="pbem-play">{data}</script>
-<script>{_asset("page_api.js")}
-{_asset("play.js")}</script>
-</body>
-</html>
 """
+    status = f"{scene.status} Orders: {what}, saved to {sitting.orders_path}"
+    return _document(title, status, render_svg(scene), aside, data, "play.js")
 
 
 def _text_page(sitting: Sitting) -> str:
@@ -159,22 +140,7 @@ def _text_page(sitting: Sitting) -> str:
         f"<td>{html.escape(c.flags.strip())}</td></tr>"
         for c in scene.roster() if c.side == planner.side)
     hints = "".join(f"<li>{html.escape(h)}</li>" for h in planner.hints)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)}</title>
-<style>{_asset("play.css")}
-#orders-text {{ width: 100%; box-sizing: border-box; font: 12px/1.35 monospace; }}
-</style>
-</head>
-<body>
-<header><h1>{html.escape(title)}</h1><div>{html.escape(scene.status)} Orders saved to {html.escape(str(sitting.orders_path))}</div></header>
-<main>
-<div id="map">{render_svg(scene)}</div>
-<aside>
-<section id="tools"><div id="modes"></div><button id="done" type="button">Done</button>
+    aside = f"""<section id="tools"><div id="modes"></div><button id="done" type="button">Done</button>
 <button id="check-orders" type="button">Check</button>
 <button id="save-orders" type="button">Save</button>
 <button id="load-orders" type="button">Load saved</button>
@@ -192,12 +158,35 @@ losses, retreat routes, a note) is written here.</p>
 <tbody>
 {rows}
 </tbody></table></section>
-<section id="mail-box" hidden><h2>Mail to send</h2><pre id="mail"></pre></section>
+"""
+    status = f"{scene.status} Orders saved to {sitting.orders_path}"
+    style = "\n#orders-text { width: 100%; box-sizing: border-box; font: 12px/1.35 monospace; }\n"
+    return _document(title, status, render_svg(scene), aside, data, "play_text.js", style)
+
+
+def _document(title: str, status: str, svg: str, aside: str, data: str, script: str, style: str = "") -> str:
+    """A play page: the title, the status line under it, the map, the side panel (``aside``, before the mail box every
+    page has), the facts its script reads, and the script after the shared ``page_api.js``; ``style`` after the
+    shared stylesheet."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_asset("play.css")}{style}</style>
+</head>
+<body>
+<header><h1>{html.escape(title)}</h1><div>{html.escape(status)}</div></header>
+<main>
+<div id="map">{svg}</div>
+<aside>
+{aside}<section id="mail-box" hidden><h2>Mail to send</h2><pre id="mail"></pre></section>
 </aside>
 </main>
 <script type="application/json" id="pbem-play">{data}</script>
 <script>{_asset("page_api.js")}
-{_asset("play_text.js")}</script>
+{_asset(script)}</script>
 </body>
 </html>
 """
