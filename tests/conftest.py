@@ -73,11 +73,12 @@ def pytest_configure(config):
     if hasattr(config, "workerinput"):  # an xdist worker: the controller compiled already
         return
     import compileall
+    import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
     compileall.compile_dir(root / "pbem", quiet=1)
-    compileall.compile_dir(root / "tests", quiet=1, rx=__import__("re").compile(r"[/\\]test_[^/\\]*\.py$"))
+    compileall.compile_dir(root / "tests", quiet=1, rx=re.compile(r"[/\\]test_[^/\\]*\.py$"))  # test files are rewritten
 
 
 def pytest_collection_finish(session):

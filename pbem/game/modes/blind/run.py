@@ -25,6 +25,7 @@ his orders: :func:`audit` replays every step with full information.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from dataclasses import dataclass, field
@@ -238,7 +239,6 @@ class American:
         self.checks = frozenset() if loaded is None else self.system.blind_public_checks()
         self.order_of_battle = {} if loaded is None else order_of_battle(loaded)
         self.bound = None if loaded is None else MoveBound(loaded)  # the public bound on hidden moves (issue 35 item 4)
-        self._carried: dict | None = None
         self.last_view: dict | None = None  # the view of the publication before, on which he wrote his orders
         self.dummies_removed = 0
         self._allowed_dummies: int | None = None
@@ -247,15 +247,16 @@ class American:
         self.seeds: dict[int, bytes] = {}
         self.seed_commitments: dict[int, str] = {}
 
-    def _scenario_document(self) -> dict | None:
+    @functools.cached_property
+    def scenario_document(self) -> dict | None:
         """The scenario as a genesis carries it (every file it names read in), read once: what the game's rules system
         checks a public record's combats against (the Legion charts, as ``pbem verify`` reads them from a refereed
         genesis; the SPI system's table is its own)."""
-        if self._carried is None and self.loaded is not None:
-            from pbem.loading.datafiles import scenario_document
+        if self.loaded is None:
+            return None
+        from pbem.loading.datafiles import scenario_document
 
-            self._carried = self.system.carried_document(self.loaded, scenario_document(self.loaded.path))
-        return self._carried
+        return self.system.carried_document(self.loaded, scenario_document(self.loaded.path))
 
     def acknowledge(self, seq: int, root: str, markers: list[str]) -> dict:
         """His signed acknowledgement of the root of step ``seq``; it commits his seed for the next Japanese step."""
@@ -574,7 +575,7 @@ class American:
         if values != [r["value"] for r in pub.rolls]:
             self._found(pub.seq, "recorded rolls that the committed seed and the salt do not give")
         # the combats the view and the public record show, against those rolls and the table (7.61), as verify does
-        table = combat_table_problems(pub.public, pub.rolls, self.record.ruleset, scenario=self._scenario_document())
+        table = combat_table_problems(pub.public, pub.rolls, self.record.ruleset, scenario=self.scenario_document)
         for problem in combat_roll_problems(pub.public, pub.rolls) + table + view_problems(pub.view, pub.public):
             self._found(pub.seq, f"published a record the rolls do not give: {problem}")
 
