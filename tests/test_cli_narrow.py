@@ -52,3 +52,23 @@ def test_each_command_imports_the_modules_that_register_it():
              for narrow_name in [info.name or info.callback.__name__.lower().replace("_", "-")]}
     assert {name: set(modules) for name, modules in COMMAND_MODULES.items()} == found
     assert set(MODULES) == set().union(*found.values())
+
+
+def test_a_process_running_many_commands_builds_each_once_and_each_still_answers_as_its_own(monkeypatch, capsys):
+    import typer.main
+
+    from pbem.cli import main
+
+    built: list = []
+    real = typer.main.get_group
+    monkeypatch.setattr(typer.main, "get_group", lambda app: built.append(app) or real(app))
+    monkeypatch.setattr("pbem.cli._BUILT", {})
+    outputs = []
+    for argv in (["view", "--help"], ["verify", "--help"], ["view", "--help"], ["--help"], ["verify", "--help"]):
+        with pytest.raises(SystemExit) as ended:
+            main(argv)
+        assert ended.value.code == 0
+        outputs.append(capsys.readouterr().out)
+    assert len(built) == 3  # view, verify, the whole app
+    assert outputs[0] == outputs[2] and outputs[1] == outputs[4] and outputs[0] != outputs[1]
+    assert "view" in outputs[3] and "verify" in outputs[3] and "--key" in outputs[0]

@@ -92,9 +92,6 @@ def main(argv: Optional[list[str]] = None) -> None:
     """
     import os
 
-    from typer.main import get_group
-
-    from pbem.cli import plain
     from pbem.cli.narrow import narrowed
     from pbem.errors import PbemError
     from pbem.collector import pause_collector
@@ -107,8 +104,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _utf8_output()
     try:
-        command = get_group(narrowed(load_commands(words), words))
-        plain.install(command)
+        command = _built(narrowed(load_commands(words), words))
         command(args=argv, prog_name="pbem", standalone_mode=True)
     except PbemError as exc:
         typer.echo(f"pbem: {exc.render()}", err=True)
@@ -119,6 +115,32 @@ def main(argv: Optional[list[str]] = None) -> None:
     finally:
         if argv is None:  # the process is this one command (not a test calling main in its own process)
             _spare_the_collector()
+
+
+#: The click command built for each shape of the app (:func:`_shape`): one process that runs many
+#: commands (a test, a tool calling :func:`main`) builds each once.
+_BUILT: dict[tuple, object] = {}
+
+
+def _shape(app) -> tuple:
+    """What typer builds a click command from: the registered commands and groups, a group's own in turn."""
+    groups = tuple((id(g), _shape(g.typer_instance)) for g in app.registered_groups if g.typer_instance is not None)
+    return tuple(map(id, app.registered_commands)), groups
+
+
+def _built(app):
+    """The click command of ``app`` with pbem's plain coercion (:mod:`pbem.cli.plain`), built once per shape: typer
+    reads every parameter's declaration each time it builds one, a command's whole cost in a process that runs many."""
+    from typer.main import get_group
+
+    from pbem.cli import plain
+
+    key = _shape(app)
+    if key not in _BUILT:
+        command = get_group(app)
+        plain.install(command)
+        _BUILT[key] = command
+    return _BUILT[key]
 
 
 def _spare_the_collector() -> None:

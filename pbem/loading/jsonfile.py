@@ -81,6 +81,10 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict:
 
 def _where_bad(document: Any) -> tuple[str, str] | None:
     """``(path, problem)`` for the first string with a lone surrogate, or nesting past MAX_DEPTH."""
+    return None if _clean(document, 0) else _first_bad(document)  # nearly every document: no path built (:func:`_clean`)
+
+
+def _first_bad(document: Any) -> tuple[str, str] | None:
     stack: list[tuple[Any, list, int]] = [(document, [], 0)]
     while stack:
         value, path, depth = stack.pop()
@@ -97,6 +101,36 @@ def _where_bad(document: Any) -> tuple[str, str] | None:
         elif isinstance(value, list):
             stack.extend((item, path + [i], depth + 1) for i, item in enumerate(value))
     return None
+
+
+def _clean(value: Any, depth: int) -> bool:
+    """True when :func:`_first_bad` finds nothing wrong: the same walk without the paths it names.
+
+    Every file is walked each time it is read, and building each value's path
+    cost more than the checks; a False sends the document to that walk for
+    the place to name.
+    """
+    if depth >= MAX_DEPTH:
+        return not isinstance(value, (dict, list)) or not value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not key.isascii() and _has_surrogate(key):
+                return False
+            if isinstance(item, str):
+                if not item.isascii() and _has_surrogate(item):
+                    return False
+            elif isinstance(item, (dict, list)) and not _clean(item, depth + 1):
+                return False
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, str):
+                if not item.isascii() and _has_surrogate(item):
+                    return False
+            elif isinstance(item, (dict, list)) and not _clean(item, depth + 1):
+                return False
+    elif isinstance(value, str):
+        return not _has_surrogate(value)
+    return True
 
 
 def _has_surrogate(text: str) -> bool:
@@ -231,12 +265,41 @@ class SchemaErrors(BadInput):
         self.errors = errors
 
 
+#: The documents each validator found valid, by :func:`_fingerprint` (each validator kept beside its set, so that
+#: its ``id`` is not reused): a process reads a genesis, a scenario or a folder's turns many times over, and checking
+#: one against its schema costs forty times its fingerprint.
+_FOUND_VALID: dict[int, tuple[Any, set[bytes]]] = {}
+#: Fingerprints remembered per validator; past this the set starts afresh (a judge runs for weeks).
+MAX_REMEMBERED = 4096
+
+
+def _fingerprint(document: Any) -> bytes | None:
+    """A digest that tells apart every two documents a schema could tell apart: ``repr`` keeps ``2`` and ``2.0``,
+    ``1`` and ``True``, a list and a tuple, and the order of keys apart.  None for a document too deep to print."""
+    import hashlib
+
+    try:
+        text = repr(document)
+    except RecursionError:
+        return None
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()
+
+
 def schema_errors(validator, document: Any, source: str, what: str) -> SchemaErrors | None:
     """Every schema violation, most relevant first, or None when the document is valid."""
     from jsonschema.exceptions import relevance
 
+    fingerprint = _fingerprint(document)
+    kept, valid = _FOUND_VALID.get(id(validator), (None, set()))
+    if kept is validator and fingerprint in valid:
+        return None
     found = sorted(validator.iter_errors(document), key=relevance, reverse=True)
     if not found:
+        if fingerprint is not None:
+            if kept is not validator or len(valid) >= MAX_REMEMBERED:
+                valid = set()
+                _FOUND_VALID[id(validator)] = (validator, valid)
+            valid.add(fingerprint)
         return None
     errors = []
     for error in found[:MAX_SCHEMA_ERRORS]:
