@@ -57,3 +57,12 @@ def test_hex_ids_are_checked():
     assert not hexes.is_hex_id("0001")
     assert not hexes.is_hex_id("101")
     assert not hexes.is_hex_id(101)
+
+
+@given(ids, st.integers(0, 6), st.frozensets(ids, min_size=1, max_size=4))
+def test_the_hexes_within_a_radius_are_those_at_most_that_distance(h, radius, centres):
+    every = {hexes.hex_id(c, r) for c in range(1, 51) for r in range(1, 51)}
+    assert {x for x in every if hexes.distance(h, x) <= radius} == hexes.within(h, radius) & every
+    assert all(hexes.distance(h, x) <= radius for x in hexes.within(h, radius))
+    assert {x for x in every if min(hexes.distance(c, x) for c in centres) <= radius} \
+        == hexes.within_any(centres, radius) & every

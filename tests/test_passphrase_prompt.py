@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from pbem.protocol.passphrase import TRIES
-from tests.games import run
+from tests.games import cheaper_key, run
 
 GOOD = "correct horse battery"
 
@@ -27,6 +27,7 @@ class _Terminal(io.StringIO):
 def protected(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_PASSPHRASE", GOOD)
     assert run("keygen", "alice", "--dir", tmp_path)[0] == 0
+    cheaper_key(tmp_path / "alice.key", GOOD)  # each try derives at a test's cost; the prompting is the same
     monkeypatch.delenv("PBEM_PASSPHRASE")
     monkeypatch.setattr(sys, "stdin", _Terminal())
     return tmp_path / "alice.key"

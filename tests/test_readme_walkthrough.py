@@ -14,7 +14,7 @@ import re
 import shlex
 from pathlib import Path
 
-from tests.games import run
+from tests.games import cheaper_key, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,10 +46,12 @@ def _run(line: str, cwd: Path) -> str:
 def test_the_walkthrough_followed_literally_plays_a_game_turn_that_verifies(tmp_path, monkeypatch):
     blocks = _blocks()
     assert {"1.", "2.", "3.", "4.", "Anyone, at any time,"} <= set(blocks)
-    monkeypatch.setenv("PBEM_PASSPHRASE", "a passphrase for the walkthrough")
+    passphrase = "a passphrase for the walkthrough"
+    monkeypatch.setenv("PBEM_PASSPHRASE", passphrase)
     [keygen] = blocks["1."]
     for name in ("alice", "bob", "ref"):  # "Everyone makes an identity"
         _run(keygen.replace("alice", name), tmp_path)
+        cheaper_key(tmp_path / f"{name}.key", passphrase)  # the same passphrase, opened in milliseconds by the steps after
     for line in blocks["2."]:
         _run(line, tmp_path)
     for seq, (player, side) in enumerate([("alice", "US"), ("bob", "JP")]):

@@ -88,7 +88,8 @@ def _hexes(rng: random.Random, printed: list[str], count: int, preferred: list[s
     anchors += [rng.choice(printed) for _ in range(count - len(printed))]
     for anchor in anchors[:count]:
         for pool, reach in ((preferred, NEAR), (preferred, None), (fallback, None)):
-            free = [h for h in pool if h not in taken and (reach is None or hexes.distance(h, anchor) <= reach)]
+            near = hexes.within(anchor, reach) if reach is not None else None
+            free = [h for h in pool if h not in taken and (near is None or h in near)]
             if free:
                 if reach is None:  # the nearest free hexes, when none is near enough
                     nearest = min(hexes.distance(h, anchor) for h in free)

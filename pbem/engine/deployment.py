@@ -107,7 +107,7 @@ class SetupZone:
             broken.append(("16.23", "Japanese units may not enter this hex."))
         if hex_id in board.beaches:
             broken.append(("12.21", "a beach hex, where the American landings come ashore."))
-        if self.printed and min(hexes.distance(hex_id, s) for s in self.printed) > self.radius:
+        if self.printed and hex_id not in hexes.within_any(self.printed, self.radius):
             broken.append(("19B.2", f"more than {self.radius} hexes from every printed Japanese set-up hex (the scenario's set-up zone)."))
         if armor and not board.armor_may_be_placed(hex_id) and hex_id not in self.armor_printed:
             broken.append(("5.25", f"armor keeps to its terrain ({board.terrain(hex_id).name}, no road or trail)."))

@@ -74,6 +74,26 @@ def within_two(hex_id_: Hex) -> tuple[Hex, ...]:
     return tuple(sorted(ring))
 
 
+@lru_cache(maxsize=4096)
+def within(hex_id_: Hex, radius: int) -> frozenset[Hex]:
+    """Every hex (column and row 01 to 99) at most ``radius`` hexes from ``hex_id_``, itself included: the hexes whose
+    :func:`distance` from it is at most ``radius``, found by stepping through axial coordinates, not by measuring each."""
+    q, s = axial(hex_id_)
+    found = set()
+    for dq in range(-radius, radius + 1):
+        for ds in range(max(-radius, -dq - radius), min(radius, radius - dq) + 1):
+            col, row = from_axial(q + dq, s + ds)
+            if 1 <= col <= 99 and 1 <= row <= 99:
+                found.add(hex_id(col, row))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=256)
+def within_any(centres: frozenset[Hex], radius: int) -> frozenset[Hex]:
+    """Every hex at most ``radius`` hexes from one of ``centres`` (a set-up zone around its printed hexes)."""
+    return frozenset().union(*(within(c, radius) for c in centres))
+
+
 def adjacent(a: Hex, b: Hex) -> bool:
     """True when ``a`` and ``b`` share a hexside."""
     return distance(a, b) == 1

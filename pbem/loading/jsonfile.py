@@ -265,16 +265,32 @@ class SchemaErrors(BadInput):
         self.errors = errors
 
 
-#: The documents each validator found valid, by :func:`_fingerprint` (each validator kept beside its set, so that
-#: its ``id`` is not reused): a process reads a genesis, a scenario or a folder's turns many times over, and checking
-#: one against its schema costs forty times its fingerprint.
-_FOUND_VALID: dict[int, tuple[Any, set[bytes]]] = {}
+def schema_errors(validator, document: Any, source: str, what: str) -> SchemaErrors | None:
+    """Every schema violation, most relevant first, or None when the document is valid."""
+    from jsonschema.exceptions import relevance
+
+    found = sorted(validator.iter_errors(document), key=relevance, reverse=True)
+    if not found:
+        return None
+    errors = []
+    for error in found[:MAX_SCHEMA_ERRORS]:
+        leaf = _best_leaf(error)
+        message = _what_it_takes(leaf) or leaf.message
+        message = message if len(message) <= 160 else message[:157] + "..."
+        errors.append((json_path(leaf.absolute_path), visible(message)))
+    return SchemaErrors(errors, file=source, hint=f"see {what}")
+
+
+#: The documents that passed :func:`check_document` and each validator, by :func:`_fingerprint` (each validator kept
+#: beside its set, so that its ``id`` is not reused): a process reads a genesis, a scenario or a folder's turns many
+#: times over, and checking one against its schema costs forty times its fingerprint.
+_PASSED: dict[int, tuple[Any, set[bytes]]] = {}
 #: Fingerprints remembered per validator; past this the set starts afresh (a judge runs for weeks).
 MAX_REMEMBERED = 4096
 
 
 def _fingerprint(document: Any) -> bytes | None:
-    """A digest that tells apart every two documents a schema could tell apart: ``repr`` keeps ``2`` and ``2.0``,
+    """A digest that tells apart every two documents the checks could tell apart: ``repr`` keeps ``2`` and ``2.0``,
     ``1`` and ``True``, a list and a tuple, and the order of keys apart.  None for a document too deep to print."""
     import hashlib
 
@@ -285,29 +301,22 @@ def _fingerprint(document: Any) -> bytes | None:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()
 
 
-def schema_errors(validator, document: Any, source: str, what: str) -> SchemaErrors | None:
-    """Every schema violation, most relevant first, or None when the document is valid."""
-    from jsonschema.exceptions import relevance
-
+def check_against(validator, document: Any, source: str, what: str) -> None:
+    """BadInput when ``document`` holds what no pbem file may (:func:`check_document`), SchemaErrors when it breaks
+    ``validator``'s schema (:func:`schema_errors`); a document that passed both before is not checked again."""
     fingerprint = _fingerprint(document)
-    kept, valid = _FOUND_VALID.get(id(validator), (None, set()))
-    if kept is validator and fingerprint in valid:
-        return None
-    found = sorted(validator.iter_errors(document), key=relevance, reverse=True)
-    if not found:
-        if fingerprint is not None:
-            if kept is not validator or len(valid) >= MAX_REMEMBERED:
-                valid = set()
-                _FOUND_VALID[id(validator)] = (validator, valid)
-            valid.add(fingerprint)
-        return None
-    errors = []
-    for error in found[:MAX_SCHEMA_ERRORS]:
-        leaf = _best_leaf(error)
-        message = _what_it_takes(leaf) or leaf.message
-        message = message if len(message) <= 160 else message[:157] + "..."
-        errors.append((json_path(leaf.absolute_path), visible(message)))
-    return SchemaErrors(errors, file=source, hint=f"see {what}")
+    kept, passed = _PASSED.get(id(validator), (None, set()))
+    if kept is validator and fingerprint in passed:
+        return
+    check_document(document, source)
+    problem = schema_errors(validator, document, source, what)
+    if problem:
+        raise problem
+    if fingerprint is not None:
+        if kept is not validator or len(passed) >= MAX_REMEMBERED:
+            passed = set()
+            _PASSED[id(validator)] = (validator, passed)
+        passed.add(fingerprint)
 
 
 _KINDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "a whole number",
@@ -358,10 +367,7 @@ def load_model(model: type[BaseModel], document: Any, source: str, what: str, va
     validated by the model as well.
     """
     if not verified:
-        check_document(document, source)
-        problem = schema_errors(validator or validator_for(model), document, source, what)
-        if problem:
-            raise problem
+        check_against(validator or validator_for(model), document, source, what)
     from pydantic import ValidationError
 
     from pbem.model.construct import construct

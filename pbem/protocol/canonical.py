@@ -56,9 +56,18 @@ _DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E for b in range(256))
 _SIXTEEN_DIGITS = b"0" * 16
 
 
+#: A number of 16 digits or more where canonical text can start a number: first, or after ``:``, ``,`` or ``[``.
+_LONG_NUMBER_START = re.compile(rb"(?:^|[:,\[])-?[0-9]{16}")
+
+
 def _long_number(data: bytes) -> bool:
-    """Whether the UTF-8 ``data`` holds 16 ASCII digits in a row: only then can an integer in it be too large."""
-    return _SIXTEEN_DIGITS in data.translate(_DIGITS)
+    """Whether the canonical UTF-8 ``data`` may hold an integer of 16 digits or more: only then can one be too large.
+
+    Sixteen digits in a row are found in C first; a hex digest holds such a
+    run in one file of a few dozen, so only then is the run asked to stand
+    where a number starts, not inside a string.
+    """
+    return _SIXTEEN_DIGITS in data.translate(_DIGITS) and _LONG_NUMBER_START.search(data) is not None
 
 
 class NotCanonical(ValueError):
@@ -118,11 +127,29 @@ def _outside_subset(obj: Any) -> str | None:
 
 
 def _subset_problem(text: str, obj: Any) -> str | None:
-    """Cheap scans of the written text first: only text with a long digit run or a character beyond
-    U+FFFF is walked."""
-    if _long_number(text.encode("utf-8", "surrogatepass")) or (not text.isascii() and _BEYOND_BMP.search(text)):
+    """Cheap scans of the written text first: only text with a long digit run, or a character beyond
+    U+FFFF in a key, is walked."""
+    if _long_number(text.encode("utf-8", "surrogatepass")):
+        return _outside_subset(obj)
+    if not text.isascii() and _BEYOND_BMP.search(text) and not _keys_within_bmp(obj):
         return _outside_subset(obj)
     return None
+
+
+def _keys_within_bmp(value: Any) -> bool:
+    """Whether no object key holds a character beyond U+FFFF: a note may hold them in its text (issue 37's
+    attacker fills one with them), and then only the keys, not every value, need a look."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str) or (not key.isascii() and _BEYOND_BMP.search(key)):
+                return False
+            if isinstance(item, (dict, list, tuple)) and not _keys_within_bmp(item):
+                return False
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, (dict, list, tuple)) and not _keys_within_bmp(item):
+                return False
+    return True
 
 
 def canonical_bytes(obj: Any, *, parsed: bool = False) -> bytes:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import rfc8785
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from pbem.errors import BadInput
 from pbem.protocol.canonical import MAX_SAFE_INTEGER, NotCanonical, canonical_bytes, parse_canonical
@@ -119,3 +119,60 @@ def test_a_reveal_file_holding_a_float_is_bad_input_naming_it(tmp_path):
     (tmp_path / "reveal.pbem").write_text(armour("REVEAL", record, {"Game": "00"}))
     status, _out, err = run("audit", tmp_path / "game", "--reveal", tmp_path / "reveal.pbem")
     assert status == 2 and "reveal.pbem" in err and "RFC 8785" in err and "Traceback" not in err
+
+
+_digit_strings = st.sampled_from(["sha256:", ":", ",", "[", "-", "x"]).flatmap(
+    lambda head: st.integers(10**15, 10**20).map(lambda n: f"{head}{n}"))  # a long run of digits inside a string
+_wide_values = st.recursive(
+    st.integers(-(2**60), 2**60) | _digit_strings | st.booleans(),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(_digit_strings | st.text(st.characters(max_codepoint=0xFFFF, codec="utf-8"), max_size=2), children, max_size=3),
+    max_leaves=10,
+)
+
+
+def _too_large(value) -> bool:
+    if isinstance(value, dict):
+        return any(_too_large(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_too_large(v) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER
+
+
+@given(_wide_values)
+@example([0, 2**60])
+@example({"a": "sha256:12345678901234567", "b": [True, -(2**53)]})
+@example(["sha256:12345678901234567", 2**53 - 1])
+def test_an_integer_too_large_is_refused_wherever_it_stands_and_digits_inside_strings_are_not(value):
+    """The quick scan for a too-large integer (16 digits where a number starts) misses none and refuses no string."""
+    written = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    if _too_large(value):
+        with pytest.raises(NotCanonical):
+            canonical_bytes(value)
+        with pytest.raises(BadInput):
+            parse_canonical(written, source="x.pbem")
+    else:
+        assert canonical_bytes(value) == written and parse_canonical(written, source="x.pbem") == value
+
+
+_astral_texts = st.text(st.sampled_from(["a", "é", "\uffff", "\U0001F600", "\U0010FFFF"]), max_size=3)
+_astral_values = st.recursive(
+    st.integers(-9, 9) | _astral_texts,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(_astral_texts, children, max_size=3),
+    max_leaves=10,
+)
+
+
+def _wide_key(value) -> bool:
+    if isinstance(value, dict):
+        return any(any(ord(ch) > 0xFFFF for ch in key) or _wide_key(v) for key, v in value.items())
+    return isinstance(value, list) and any(_wide_key(v) for v in value)
+
+
+@given(_astral_values)
+@example(["\U0001F600", {"a": {"\U0001F600": 1}}])
+def test_a_character_beyond_u_ffff_is_refused_in_a_key_and_written_in_a_text(value):
+    if _wide_key(value):
+        with pytest.raises(NotCanonical, match="beyond U\\+FFFF"):
+            canonical_bytes(value)
+    else:
+        assert canonical_bytes(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()

@@ -31,19 +31,19 @@ def _model_for(body: Any):
 def check(document: Any, source: str, model, own_orders: bool = False) -> None:
     """BadInput (exit 2) naming ``source`` and the field when ``document`` is not a valid ``model`` (``own_orders``: a
     game of a rules system that checks its own orders, where the model holds any orders object)."""
-    from pbem.loading.jsonfile import check_document, schema_errors, validator_for
+    from pbem.loading.jsonfile import SchemaErrors, check_against, validator_for
     from pbem.loading.schema_files import schema_name
 
-    check_document(document, source)
     name = schema_name(model)
     if own_orders:
         from pbem.model.blind import ANY_ORDERS
 
         model = ANY_ORDERS.get(model, model)
-    problem = schema_errors(validator_for(model), document, source, f"schemas/{name}")
-    if problem:
+    try:
+        check_against(validator_for(model), document, source, f"schemas/{name}")
+    except SchemaErrors as problem:
         problem.hint = f"{problem.hint}; the file was made by another program or altered: ask its writer for it again"
-        raise problem
+        raise
 
 
 def check_body(body: Any, source: str, own_orders: bool = False) -> None:
