@@ -113,23 +113,20 @@ def _clean(value: Any, depth: int) -> bool:
     if depth >= MAX_DEPTH:
         return not isinstance(value, (dict, list)) or not value
     if isinstance(value, dict):
-        for key, item in value.items():
+        for key in value:
             if not key.isascii() and _has_surrogate(key):
                 return False
-            if isinstance(item, str):
-                if not item.isascii() and _has_surrogate(item):
-                    return False
-            elif isinstance(item, (dict, list)) and not _clean(item, depth + 1):
-                return False
+        items = value.values()
     elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, str):
-                if not item.isascii() and _has_surrogate(item):
-                    return False
-            elif isinstance(item, (dict, list)) and not _clean(item, depth + 1):
+        items = value
+    else:
+        return not isinstance(value, str) or not _has_surrogate(value)
+    for item in items:
+        if isinstance(item, str):
+            if not item.isascii() and _has_surrogate(item):
                 return False
-    elif isinstance(value, str):
-        return not _has_surrogate(value)
+        elif isinstance(item, (dict, list)) and not _clean(item, depth + 1):
+            return False
     return True
 
 
