@@ -365,16 +365,16 @@ def test_two_games_differing_only_in_two_hidden_identities_send_the_american_the
 def test_the_file_comparison_sees_an_opening_the_rules_do_not_demand(tmp_path, monkeypatch):
     """The Japanese program opens, with the honest openings, every marker the rules leave hidden (the American
     player's own checks stop the game at once; the comparison sees the pieces opened)."""
-    from pbem.game.modes.blind import run as br
+    from pbem.game.modes.blind import exposure as blind
     from pbem.game.modes.blind.exposure import Exposure, hidden_markers
 
-    real = br.exposure
+    real = blind.exposure
 
     def more(board, before, after, events, side):
         found = real(board, before, after, events, side)
         hidden = sorted(set(hidden_markers(after)) - set(found.after))
         return Exposure(found.side, found.before, {**found.after, **{h: "x" for h in hidden}}, found.claims)
 
-    monkeypatch.setattr(br, "exposure", more)
+    monkeypatch.setattr(blind, "exposure", more)
     leaks, _, _ = swapped_games(tmp_path, monkeypatch)
     assert any(".body.publication.after[].piece" in leak for leak in leaks), leaks

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from pbem.loading.datafiles import load_scenario
-from pbem.game.modes.blind import run as br
+from pbem.game.modes.blind import exposure as blind
 from pbem.protocol import commitment as c
 from tests.blind_leak_scan import BlindScan, Recorder, scan_blind_game
 from tests.leak_scan import plan
@@ -48,7 +48,7 @@ class Leaky(Recorder):
 
 
 def test_the_scan_sees_an_opening_the_rules_do_not_demand(monkeypatch):
-    real = br.exposure
+    real = blind.exposure
 
     def more(board, before, after, events, side):
         found = real(board, before, after, events, side)
@@ -57,7 +57,7 @@ def test_the_scan_sees_an_opening_the_rules_do_not_demand(monkeypatch):
         hidden = sorted(set(hidden_markers(after)) - set(found.after))
         return Exposure(found.side, found.before, {**found.after, **({hidden[0]: "x"} if hidden else {})}, found.claims)
 
-    monkeypatch.setattr(br, "exposure", more)
+    monkeypatch.setattr(blind, "exposure", more)
     scan = BlindScan()
     scan_blind_game(scan, load_scenario("test-skirmish"), ("greedy", "greedy"), 1)
     assert any("says more than the view" in leak for leak in scan.leaks), scan.leaks

@@ -38,7 +38,7 @@ from pbem.loading.datafiles import LoadedScenario, orders_from
 from pbem.engine.deployment import apply_deployment
 from pbem.engine import hexes
 from pbem.errors import BadInput, VerificationFailed
-from pbem.game.modes.blind.exposure import PIECE_FIELDS, called_off, displacement_told, exposure, pieces, public_exposure, strings_in
+from pbem.game.modes.blind.exposure import called_off, displacement_told, pieces, public_exposure, strings_in
 from pbem.game.modes.blind.move_bound import MoveBound, Seen
 from pbem.game.record_checks import combat_roll_problems, combat_table_problems, view_problems
 from pbem.game.step import Step, genesis_step, play
