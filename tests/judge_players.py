@@ -10,7 +10,7 @@ import smtplib
 from email.message import EmailMessage
 from pathlib import Path
 
-from tests.mail_game import pbem
+from tests.games import pbem
 from tests.mailservers import MailServers
 
 JUDGE = "judge@pbem.test"

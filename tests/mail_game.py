@@ -8,18 +8,10 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
-from tests.games import run
+from tests.games import pbem
 
 WriteOrders = Callable[[str, Path, Path, Path, dict], None]
 """``(side, turn file in the side's folder, the side's key, orders file to write, the side's view)``."""
-
-
-def pbem(*args, code: int = 0) -> str:
-    """``pbem ARGS`` run whole in this process (:func:`tests.games.run`), expected to exit with ``code``: its output."""
-    status, out, err = run(*args)
-    assert "Traceback" not in err, err
-    assert status == code, f"pbem {' '.join(map(str, args))} -> {status}\n{out}\n{err}"
-    return out + err
 
 
 def play_by_mail(base: Path, scenario: str, write_orders: WriteOrders, *, new_args: tuple = (), limit: int = 80) -> dict:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.games import run
-from tests.mail_game import pbem, play_by_mail, verify_reveal_audit
+from tests.games import pbem, run
+from tests.mail_game import play_by_mail, verify_reveal_audit
 
 def play_hidden(base: Path, scenario: str, seed: int = 0) -> dict:
     def by_bot(side, turn: Path, key: Path, orders: Path, _view: dict) -> None:

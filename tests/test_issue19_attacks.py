@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.games import run
-from tests.mail_game import pbem, play_by_mail
+from tests.games import pbem, run
+from tests.mail_game import play_by_mail
 
 
 def _bots(side, turn: Path, key: Path, orders: Path, _view: dict) -> None:

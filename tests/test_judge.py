@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.judge_players import JUDGE, Player
-from tests.mail_game import pbem
-from tests.games import shortened_scenario
+from tests.games import pbem, shortened_scenario
 from tests.mailservers import MailServers, require_dovecot
 
 PBEM = [sys.executable, "-m", "pbem"]

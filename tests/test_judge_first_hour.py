@@ -91,7 +91,7 @@ def test_poll_says_what_is_wrong_with_a_maildir_gone_bad(tmp_path):
 # -- by mail: real servers ------------------------------------------------------------------------------------------
 import json  # noqa: E402
 
-from tests.mail_game import pbem  # noqa: E402
+from tests.games import pbem  # noqa: E402
 from tests.mailservers import MailServers  # noqa: E402
 from tests.test_judge import _poll, _skirmish_started, _subjects, judge_env, make_judge, servers, start_game  # noqa: E402,F401
 

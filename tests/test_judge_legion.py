@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from tests.mail_game import pbem
+from tests.games import pbem
 from tests.test_judge import _poll, judge_env, make_judge, servers, start_game  # noqa: F401 (fixtures)
 
 

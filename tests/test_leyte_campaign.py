@@ -15,7 +15,8 @@ from pbem.loading.datafiles import find_scenario, load_scenario
 from pbem.engine.sequence import advance, opening
 from pbem.model.common import ELIMINATED, EXITED, OFFMAP
 from pbem.model.state import ExitRecord
-from tests.mail_game import pbem, play_by_mail, verify_reveal_audit
+from tests.games import pbem
+from tests.mail_game import play_by_mail, verify_reveal_audit
 from tests.test_leyte_scenarios import JP_ARRIVALS, US_ARRIVALS, counter
 
 CAMPAIGN = "leyte-campaign"

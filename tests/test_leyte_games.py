@@ -10,7 +10,8 @@ import pytest
 
 from pbem.loading.datafiles import load_scenario
 from tests.leyte_script import scripted_orders
-from tests.mail_game import pbem, play_by_mail
+from tests.games import pbem
+from tests.mail_game import play_by_mail
 
 def play(base: Path, scenario: str, plans: dict[str, dict], *, edition: str = "dg-2009") -> dict:
     """Three folders (referee, US, JP) exchanging only files; returns the final views and the folders."""

@@ -17,8 +17,7 @@ from pbem.engine.deployment import SetupZone, check_deployment, setup_hexes
 from pbem.engine.dummies import clear
 from pbem.engine.sequence import opening
 from pbem.model.orders import Orders
-from tests.games import run
-from tests.mail_game import pbem
+from tests.games import pbem, run
 from tests.setup_observer import Observation, first_step
 
 SCENARIOS = ["test-skirmish", "leyte-assault", "leyte-mountain-barrier", "leyte-final-collapse"]
