@@ -66,3 +66,9 @@ def test_the_hexes_within_a_radius_are_those_at_most_that_distance(h, radius, ce
     assert all(hexes.distance(h, x) <= radius for x in hexes.within(h, radius))
     assert {x for x in every if min(hexes.distance(c, x) for c in centres) <= radius} \
         == hexes.within_any(centres, radius) & every
+
+
+def test_the_hexes_within_two_are_the_neighbours_and_theirs_on_every_hex_of_the_numbering():
+    for h in (hexes.hex_id(c, r) for c in range(1, 100) for r in range(1, 100)):
+        ring = {m for n in hexes.neighbours(h) for m in hexes.neighbours(n)} | set(hexes.neighbours(h))
+        assert hexes.within_two(h) == tuple(sorted(ring - {h})), h

@@ -66,14 +66,6 @@ def neighbours(hex_id_: Hex) -> tuple[Hex, ...]:
     return tuple(sorted(result))
 
 
-@lru_cache(maxsize=None)
-def within_two(hex_id_: Hex) -> tuple[Hex, ...]:
-    """The hexes one or two steps from ``hex_id_`` (column and row >= 1), itself excluded."""
-    ring = {m for n in neighbours(hex_id_) for m in neighbours(n)} | set(neighbours(hex_id_))
-    ring.discard(hex_id_)
-    return tuple(sorted(ring))
-
-
 @lru_cache(maxsize=4096)
 def within(hex_id_: Hex, radius: int) -> frozenset[Hex]:
     """Every hex (column and row 01 to 99) at most ``radius`` hexes from ``hex_id_``, itself included: the hexes whose
@@ -92,6 +84,12 @@ def within(hex_id_: Hex, radius: int) -> frozenset[Hex]:
 def within_any(centres: frozenset[Hex], radius: int) -> frozenset[Hex]:
     """Every hex at most ``radius`` hexes from one of ``centres`` (a set-up zone around its printed hexes)."""
     return frozenset().union(*(within(c, radius) for c in centres))
+
+
+@lru_cache(maxsize=None)
+def within_two(hex_id_: Hex) -> tuple[Hex, ...]:
+    """The hexes one or two steps from ``hex_id_`` (column and row >= 1), itself excluded, sorted by id."""
+    return tuple(sorted(within(hex_id_, 2) - {hex_id_}))
 
 
 def adjacent(a: Hex, b: Hex) -> bool:

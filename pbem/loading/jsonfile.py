@@ -302,18 +302,17 @@ def check_against(validator, document: Any, source: str, what: str) -> None:
     """BadInput when ``document`` holds what no pbem file may (:func:`check_document`), SchemaErrors when it breaks
     ``validator``'s schema (:func:`schema_errors`); a document that passed both before is not checked again."""
     fingerprint = _fingerprint(document)
-    kept, passed = _PASSED.get(id(validator), (None, set()))
-    if kept is validator and fingerprint in passed:
+    entry = _PASSED.get(id(validator))
+    if entry is not None and fingerprint in entry[1]:
         return
     check_document(document, source)
     problem = schema_errors(validator, document, source, what)
     if problem:
         raise problem
     if fingerprint is not None:
-        if kept is not validator or len(passed) >= MAX_REMEMBERED:
-            passed = set()
-            _PASSED[id(validator)] = (validator, passed)
-        passed.add(fingerprint)
+        if entry is None or len(entry[1]) >= MAX_REMEMBERED:
+            entry = _PASSED[id(validator)] = (validator, set())
+        entry[1].add(fingerprint)
 
 
 _KINDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "a whole number",

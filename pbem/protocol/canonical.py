@@ -129,9 +129,8 @@ def _outside_subset(obj: Any) -> str | None:
 def _subset_problem(text: str, obj: Any) -> str | None:
     """Cheap scans of the written text first: only text with a long digit run, or a character beyond
     U+FFFF in a key, is walked."""
-    if _long_number(text.encode("utf-8", "surrogatepass")):
-        return _outside_subset(obj)
-    if not text.isascii() and _BEYOND_BMP.search(text) and not _keys_within_bmp(obj):
+    if _long_number(text.encode("utf-8", "surrogatepass")) or (
+            not text.isascii() and _BEYOND_BMP.search(text) and not _keys_within_bmp(obj)):
         return _outside_subset(obj)
     return None
 
